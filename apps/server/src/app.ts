@@ -1,0 +1,70 @@
+// Builds the Express application: docs, then the validated API under /api/v4, then the error handler.
+import { mkdir } from 'node:fs/promises';
+import express, { type Express } from 'express';
+import type { ServerContext } from './context.js';
+import { RepositoryStorages } from './git/storages.js';
+import { authenticate } from './http/auth.js';
+import { docsRouter } from './http/docs.js';
+import { errorHandler } from './http/errors.js';
+import { apiDocumentFor, hasOwnServers, headAsGet, loadBundledSpec, openApiValidator, queryParametersAsBody } from './http/openapi.js';
+import { branchesRouter } from './http/routes/branches.js';
+import { repositoryFilesRouter } from './http/routes/repositoryFiles.js';
+import { type Fixtures, loadFixturesIfEmpty } from './store/fixtures.js';
+import { openDatabase } from './store/database.js';
+
+export interface AppOptions {
+  /** Directory of the SQLite file and the repositories; created when missing. */
+  dataDir: string;
+  /** Objects the API cannot create (users, tokens, groups, projects …), loaded into an empty database. */
+  fixtures?: Fixtures;
+  /** Validate every response against the spec (development and tests). */
+  validateResponses?: boolean;
+  /** Names of the repository storages; the first is where new repositories go. */
+  storageNames?: string[];
+}
+
+export interface CollabApp {
+  app: Express;
+  context: ServerContext;
+  close(): Promise<void>;
+}
+
+export async function createApp(options: AppOptions): Promise<CollabApp> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await openDatabase(options.dataDir);
+  const storages = new RepositoryStorages(options.dataDir, options.storageNames ?? ['default']);
+  await storages.ensureDirectories();
+  const context: ServerContext = { db, dataDir: options.dataDir, storages };
+  if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
+
+  const app = express();
+  app.disable('x-powered-by');
+  // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple").
+  app.set('query parser', 'extended');
+  app.use(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] }));
+  app.use(express.urlencoded({ extended: true, limit: '50mb' }));
+  app.use(docsRouter());
+
+  const spec = loadBundledSpec();
+  // The validator is mounted on the app itself: it matches the full URL against the base path /api/v4.
+  app.use('/api/v4', authenticate(db), queryParametersAsBody);
+  const validators = openApiValidator({
+    apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
+    validateResponses: options.validateResponses ?? false,
+  });
+  for (const validate of validators) app.use(headAsGet(validate));
+  app.use('/api/v4', repositoryFilesRouter(context), branchesRouter(context));
+
+  app.use((_req, res) => {
+    res.status(404).json({ message: '404 Not Found' });
+  });
+  app.use(errorHandler);
+
+  return {
+    app,
+    context,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,790 @@
+/**
+ * One bare git repository, driven by the `git` binary.
+ *
+ * Every SHA, tree, blame and ref update is git's own: we only spawn plumbing commands (never a shell,
+ * arguments always as arrays) and parse their machine-readable output. Process spawns are the main cost,
+ * so each operation uses as few as it can and runs independent ones in parallel.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+const ZERO_OID = '0'.repeat(40);
+const PUSH_TIMEOUT_MS = 60_000;
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Public types                                                                                      */
+/* ------------------------------------------------------------------------------------------------ */
+
+export interface FileBlob {
+  blobId: string;
+  size: number;
+  content: Buffer;
+  /** The commit the ref resolved to. */
+  commitId: string;
+  /** The newest commit reachable from `commitId` that touched the path. */
+  lastCommitId: string;
+}
+
+export interface BlameCommit {
+  id: string;
+  message: string;
+  parent_ids: string[];
+  /** ISO 8601 in UTC with milliseconds, e.g. `2026-01-15T10:00:00.000Z`. */
+  authored_date: string;
+  author_name: string;
+  author_email: string;
+  committed_date: string;
+  committer_name: string;
+  committer_email: string;
+}
+
+export interface BlameRange {
+  commit: BlameCommit;
+  lines: string[];
+}
+
+export interface BranchCommitInfo {
+  id: string;
+  short_id: string;
+  title: string;
+  message: string;
+  author_name: string;
+  author_email: string;
+  /** Strict ISO 8601 keeping the commit's offset, e.g. `2026-01-15T10:00:00.000+00:00`. */
+  authored_date: string;
+  committer_name: string;
+  committer_email: string;
+  committed_date: string;
+  parent_ids: string[];
+}
+
+export interface BranchInfo {
+  name: string;
+  commit: BranchCommitInfo;
+}
+
+export type FileAction = 'create' | 'update' | 'delete';
+
+export interface CommitFileChangeInput {
+  branch: string;
+  /** Base for `branch` when it does not exist yet. */
+  startBranch?: string;
+  action: FileAction;
+  filePath: string;
+  /** Required for create and update (an absent value means an empty file). */
+  content?: Buffer;
+  authorName: string;
+  authorEmail: string;
+  committerName: string;
+  committerEmail: string;
+  message: string;
+  /** Optimistic lock: the caller's idea of the file's last commit. */
+  expectedLastCommitId?: string;
+}
+
+export type CommitFailureReason =
+  | 'path_traversal'
+  | 'invalid_path'
+  | 'invalid_branch'
+  | 'empty_commit'
+  | 'branch_moved'
+  | 'file_exists'
+  | 'file_missing'
+  | 'branch_missing';
+
+export type Failure<R extends string> = { ok: false; reason: R; message: string };
+
+export type CommitFileChangeResult = { ok: true; commitId: string } | Failure<CommitFailureReason>;
+
+export type CreateBranchResult =
+  | { ok: true; branch: BranchInfo }
+  | Failure<'invalid_name' | 'exists' | 'unknown_ref'>;
+
+export type DeleteBranchResult = { ok: true } | Failure<'not_found' | 'branch_moved'>;
+
+export type PushMirrorResult = { ok: true } | { ok: false; error: string };
+
+export type PathCheck = { ok: true; path: string } | Failure<'path_traversal' | 'invalid_path'>;
+
+/** A git command that failed for a reason the caller cannot act on (corrupt repo, missing binary…). */
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly exitCode: number,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} exited with ${exitCode}: ${stderr.trim()}`);
+    this.name = 'GitError';
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Process plumbing                                                                                  */
+/* ------------------------------------------------------------------------------------------------ */
+
+interface RunOptions {
+  input?: Buffer | string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+interface RunResult {
+  code: number;
+  stdout: Buffer;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/**
+ * Configuration passed on every call so that nothing outside our repositories changes git's behaviour:
+ * no user-level attributes (they could add textconv/eol filters) and no hooks (ours are not a
+ * workstation's repositories), raw UTF-8 paths in output.
+ */
+const CONFIG_ARGS = [
+  '-c',
+  'core.quotePath=false',
+  '-c',
+  'core.attributesFile=/dev/null',
+  '-c',
+  'core.hooksPath=/dev/null',
+];
+
+let cachedEnv: NodeJS.ProcessEnv | undefined;
+
+/**
+ * The environment for every git process: the server's own, minus any GIT_* variable that could point git
+ * at another repository or index, plus settings that make git non-interactive and config-independent.
+ */
+function gitEnv(): NodeJS.ProcessEnv {
+  if (cachedEnv === undefined) {
+    const env: NodeJS.ProcessEnv = {};
+    for (const [key, value] of Object.entries(process.env)) {
+      if (!key.startsWith('GIT_')) env[key] = value;
+    }
+    env.GIT_TERMINAL_PROMPT = '0';
+    env.GIT_CONFIG_NOSYSTEM = '1';
+    env.GIT_CONFIG_GLOBAL = '/dev/null';
+    // File paths are data, never pathspec magic or globs (`*.md`, `:(top)`…).
+    env.GIT_LITERAL_PATHSPECS = '1';
+    env.GIT_NO_REPLACE_OBJECTS = '1';
+    // Non-interactive ssh for mirrors: fail instead of asking for a passphrase.
+    env.GIT_SSH_COMMAND = 'ssh -o BatchMode=yes';
+    // Stable English error messages (we match a few of them).
+    env.LC_ALL = 'C';
+    cachedEnv = env;
+  }
+  return cachedEnv;
+}
+
+/** Runs git and collects its output; never rejects on a non-zero exit, only when git cannot start. */
+function runGit(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const timed = options.timeoutMs !== undefined;
+    const child = spawn('git', args, {
+      env: options.env ? { ...gitEnv(), ...options.env } : gitEnv(),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // A process group of its own, so a timeout also kills the helpers (ssh, git-remote-https).
+      detached: timed,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let timedOut = false;
+    const timer = timed
+      ? setTimeout(() => {
+          timedOut = true;
+          try {
+            if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+          } catch {
+            child.kill('SIGKILL');
+          }
+        }, options.timeoutMs)
+      : undefined;
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // git may exit before reading all of stdin (e.g. an invalid object name): ignore the EPIPE.
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({
+        code: code ?? -1,
+        stdout: Buffer.concat(stdout),
+        stderr: Buffer.concat(stderr).toString('utf8'),
+        timedOut,
+      });
+    });
+    child.stdin.end(options.input);
+  });
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Validation and parsing helpers                                                                    */
+/* ------------------------------------------------------------------------------------------------ */
+
+/**
+ * Checks a repository file path. `..` and absolute paths try to leave the tree (path_traversal); empty
+ * paths, `.`/empty segments, `.git` segments and control characters are never valid tree entries.
+ */
+export function checkFilePath(filePath: string): PathCheck {
+  const invalid = (message: string): PathCheck => ({ ok: false, reason: 'invalid_path', message });
+  if (filePath.length === 0) return invalid('file path is empty');
+  if (filePath.startsWith('/')) {
+    return { ok: false, reason: 'path_traversal', message: 'file path must be relative' };
+  }
+  // NUL and newline would break git's line-oriented input (cat-file --batch, commit headers).
+  if (/[\0\n\r]/.test(filePath)) return invalid('file path contains control characters');
+  for (const segment of filePath.split('/')) {
+    if (segment === '..') {
+      return { ok: false, reason: 'path_traversal', message: 'file path cannot include directory traversal' };
+    }
+    if (segment === '' || segment === '.') return invalid('file path has an empty or "." segment');
+    if (segment.toLowerCase() === '.git') return invalid('file path cannot contain a .git segment');
+  }
+  return { ok: true, path: filePath };
+}
+
+/** Refs are passed as arguments: one starting with `-` would be read as an option. */
+function isSafeRevision(ref: string): boolean {
+  return ref.length > 0 && !ref.startsWith('-') && !/[\0\n\r]/.test(ref);
+}
+
+/**
+ * Splits output written with a format of `fieldCount` NUL-terminated fields per record (git appends a
+ * newline after each record). NUL cannot occur inside commit messages or ref names, so this is safe
+ * where any printable separator could be forged by a commit message.
+ */
+function parseRecords(output: Buffer, fieldCount: number): string[][] {
+  const tokens = output.toString('utf8').split('\0');
+  const records: string[][] = [];
+  for (let i = 0; i + fieldCount <= tokens.length; i += fieldCount) {
+    const record = tokens.slice(i, i + fieldCount);
+    // The record terminator ("\n") of the previous record lands at the start of this one.
+    if (record[0] !== undefined) record[0] = record[0].replace(/^\n/, '');
+    records.push(record);
+  }
+  return records;
+}
+
+/** `<a@b>` → `a@b` (for-each-ref's :trim modifier is newer than some gits we may meet). */
+function stripAngles(email: string): string {
+  return email.replace(/^<(.*)>$/, '$1');
+}
+
+/** git's iso-strict (`2026-01-15T10:00:00+00:00` or `…Z`) → `2026-01-15T10:00:00.000+00:00`. */
+function isoWithOffset(date: string): string {
+  const match = /^(.*T\d\d:\d\d:\d\d)(Z|[+-]\d\d:\d\d)$/.exec(date);
+  if (!match) return date;
+  const offset = match[2] === 'Z' ? '+00:00' : (match[2] ?? '+00:00');
+  return `${match[1]}.000${offset}`;
+}
+
+function isoUtc(date: string): string {
+  return new Date(date).toISOString();
+}
+
+/** Hides `user:password@` in URLs and any literal password from `url` in a message. */
+export function maskCredentials(text: string, url?: string): string {
+  let masked = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1*****@');
+  if (url) {
+    try {
+      const parsed = new URL(url);
+      for (const secret of [parsed.password, parsed.username]) {
+        if (secret.length >= 3) {
+          masked = masked.split(secret).join('*****');
+          masked = masked.split(decodeURIComponent(secret)).join('*****');
+        }
+      }
+    } catch {
+      // Not a URL (scp-like or a local path): the regex above is all we can do.
+    }
+  }
+  return masked;
+}
+
+const BRANCH_FIELDS = [
+  '%(refname)',
+  '%(objectname)',
+  '%(parent)',
+  '%(authorname)',
+  '%(authoremail)',
+  '%(authordate:iso-strict)',
+  '%(committername)',
+  '%(committeremail)',
+  '%(committerdate:iso-strict)',
+  '%(contents)',
+];
+const BRANCH_FORMAT = BRANCH_FIELDS.map((field) => `${field}%00`).join('');
+
+function toBranchInfo(record: string[]): BranchInfo {
+  const [ref = '', id = '', parents = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', message = ''] =
+    record;
+  return {
+    name: ref.replace(/^refs\/heads\//, ''),
+    commit: {
+      id,
+      short_id: id.slice(0, 8),
+      title: message.split('\n', 1)[0] ?? '',
+      message,
+      author_name: an,
+      author_email: stripAngles(ae),
+      authored_date: isoWithOffset(ad),
+      committer_name: cn,
+      committer_email: stripAngles(ce),
+      committed_date: isoWithOffset(cd),
+      parent_ids: parents.split(' ').filter((p) => p.length > 0),
+    },
+  };
+}
+
+const BLAME_COMMIT_FIELDS = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'];
+const BLAME_COMMIT_FORMAT = BLAME_COMMIT_FIELDS.map((field) => `${field}%x00`).join('');
+
+/** stderr of commands that failed because a ref, object or path does not exist. */
+const MISSING = /no such path|bad revision|unknown revision|ambiguous argument|not a valid|invalid object|bad object|does not exist|not a tree|not a blob|is a directory|needed a single revision/i;
+
+interface BranchTip {
+  commit: string;
+  tree: string;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Repository                                                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Creates a bare repository (and missing parent directories) whose HEAD names `defaultBranch`. */
+export async function initBareRepository(path: string, defaultBranch: string): Promise<GitRepository> {
+  if (!isAbsolute(path)) throw new Error(`repository path must be absolute: ${path}`);
+  if (!isSafeRevision(defaultBranch)) throw new Error(`invalid default branch: ${defaultBranch}`);
+  const args = [...CONFIG_ARGS, 'init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', path];
+  const result = await runGit(args);
+  if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
+  return new GitRepository(path);
+}
+
+export class GitRepository {
+  constructor(readonly path: string) {
+    if (!isAbsolute(path)) throw new Error(`repository path must be absolute: ${path}`);
+  }
+
+  /** Runs git against this repository; `--git-dir` also disables repository discovery from the cwd. */
+  private git(args: string[], options?: RunOptions): Promise<RunResult> {
+    return runGit([`--git-dir=${this.path}`, ...CONFIG_ARGS, ...args], options);
+  }
+
+  /** Like git(), for commands whose failure is unexpected: returns stdout or throws GitError. */
+  private async gitOk(args: string[], options?: RunOptions): Promise<Buffer> {
+    const result = await this.git(args, options);
+    if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
+    return result.stdout;
+  }
+
+  /** Branch, tag, or full/short SHA → commit SHA; null when unknown, ambiguous or not a commit. */
+  async resolveRef(ref: string): Promise<string | null> {
+    if (!isSafeRevision(ref)) return null;
+    const result = await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+    const sha = result.stdout.toString('utf8').trim();
+    return result.code === 0 && FULL_SHA.test(sha) ? sha : null;
+  }
+
+  /**
+   * The blob at `filePath` in `ref`. Two processes: one `cat-file --batch` resolves the commit and reads
+   * the blob together, then `log -1` finds the last commit that touched the path.
+   */
+  async readFile(ref: string, filePath: string): Promise<FileBlob | null> {
+    if (!checkFilePath(filePath).ok || !isSafeRevision(ref)) return null;
+    // `<rev>:<path>` splits at the first colon, so a revision containing one is resolved first.
+    const rev = ref.includes(':') ? await this.resolveRef(ref) : ref;
+    if (rev === null) return null;
+    const result = await this.git(['cat-file', '--batch'], { input: `${rev}^{commit}\n${rev}:${filePath}\n` });
+    if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
+    const objects = parseBatchOutput(result.stdout);
+    const commit = objects[0];
+    const blob = objects[1];
+    if (commit?.type !== 'commit' || blob?.type !== 'blob') return null;
+    const log = await this.gitOk(['log', '-1', '--format=%H', commit.id, '--', filePath]);
+    return {
+      blobId: blob.id,
+      size: blob.content.length,
+      content: blob.content,
+      commitId: commit.id,
+      lastCommitId: log.toString('utf8').trim(),
+    };
+  }
+
+  /**
+   * Line ranges of `filePath` at `ref`, each with the commit that last changed them; consecutive lines of
+   * one commit form one range. `blame --porcelain` gives the line → commit map, one `log --no-walk` call
+   * gives full messages and parents for all commits at once. Null when the ref or path does not exist.
+   */
+  async blame(ref: string, filePath: string): Promise<BlameRange[] | null> {
+    if (!checkFilePath(filePath).ok || !isSafeRevision(ref)) return null;
+    const result = await this.git(['blame', '--porcelain', ref, '--', filePath]);
+    if (result.code !== 0) {
+      if (MISSING.test(result.stderr)) return null;
+      throw new GitError(['blame', ref, '--', filePath], result.code, result.stderr);
+    }
+
+    const groups: { sha: string; lines: string[] }[] = [];
+    let current = '';
+    for (const line of result.stdout.toString('utf8').split('\n')) {
+      if (line.startsWith('\t')) {
+        const last = groups[groups.length - 1];
+        if (last?.sha === current) last.lines.push(line.slice(1));
+        else groups.push({ sha: current, lines: [line.slice(1)] });
+      } else {
+        // Header lines are "<sha> <orig-line> <final-line>[ <count>]"; metadata lines start with a word.
+        const header = /^([0-9a-f]{40}) \d+ \d+/.exec(line);
+        if (header?.[1] !== undefined) current = header[1];
+      }
+    }
+    if (groups.length === 0) return [];
+
+    const shas = [...new Set(groups.map((g) => g.sha))];
+    const log = await this.gitOk(['log', '--no-walk=unsorted', `--format=${BLAME_COMMIT_FORMAT}`, ...shas, '--']);
+    const commits = new Map<string, BlameCommit>();
+    for (const [id = '', parents = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', message = ''] of parseRecords(
+      log,
+      BLAME_COMMIT_FIELDS.length,
+    )) {
+      commits.set(id, {
+        id,
+        message,
+        parent_ids: parents.split(' ').filter((p) => p.length > 0),
+        authored_date: isoUtc(ad),
+        author_name: an,
+        author_email: ae,
+        committed_date: isoUtc(cd),
+        committer_name: cn,
+        committer_email: ce,
+      });
+    }
+    return groups.map((group) => {
+      const commit = commits.get(group.sha);
+      if (!commit) throw new Error(`blame: commit ${group.sha} missing from log output`);
+      return { commit, lines: group.lines };
+    });
+  }
+
+  /**
+   * Creates, updates or deletes one file in one new commit on `branch`, built with plumbing in a private
+   * index so the repository and other writers are never disturbed. The final `update-ref <new> <old>` is
+   * a compare-and-swap: of concurrent edits based on the same tip exactly one wins, the others get
+   * branch_moved, and no published commit is ever overwritten.
+   */
+  async commitFileChange(input: CommitFileChangeInput): Promise<CommitFileChangeResult> {
+    const fail = (reason: CommitFailureReason, message: string): CommitFileChangeResult => ({
+      ok: false,
+      reason,
+      message,
+    });
+    const pathCheck = checkFilePath(input.filePath);
+    if (!pathCheck.ok) return pathCheck;
+    const filePath = pathCheck.path;
+    if (!isSafeRevision(input.branch)) return fail('invalid_branch', `invalid branch name: ${input.branch}`);
+
+    // Stage 1, in parallel: the tips of branch and startBranch, and the new blob.
+    const wanted = [input.branch, ...(input.startBranch !== undefined ? [input.startBranch] : [])];
+    const [tips, blobId] = await Promise.all([
+      this.readBranchTips(wanted),
+      input.action === 'delete' ? Promise.resolve(null) : this.hashBlob(input.content ?? Buffer.alloc(0)),
+    ]);
+
+    // The base: the branch itself, else startBranch's tip for a new branch, else nothing (empty repo).
+    let base: BranchTip | null = tips.get(input.branch) ?? null;
+    const oldValue = base?.commit ?? ZERO_OID;
+    if (base === null) {
+      if (!(await this.isValidBranchName(input.branch))) {
+        return fail('invalid_branch', `invalid branch name: ${input.branch}`);
+      }
+      if (input.startBranch !== undefined) {
+        base = tips.get(input.startBranch) ?? null;
+        if (base === null) return fail('branch_missing', `start branch ${input.startBranch} does not exist`);
+      } else if (await this.hasRefs()) {
+        return fail('branch_missing', `branch ${input.branch} does not exist`);
+      } else if (input.action !== 'create') {
+        return fail('file_missing', `${filePath} does not exist`); // an empty repository has no files
+      }
+    }
+
+    const tempDir = await mkdtemp(join(tmpdir(), 'collab-index-'));
+    try {
+      const env = { GIT_INDEX_FILE: join(tempDir, 'index') };
+
+      // Stage 2, in parallel: load the base tree into the private index, look at the current entry and
+      // (for the optimistic lock) the file's last commit.
+      const [, entry, lastCommitId] = await Promise.all([
+        base ? this.gitOk(['read-tree', base.tree], { env }) : Promise.resolve(null),
+        base && input.action !== 'delete' ? this.treeEntry(base.tree, filePath) : Promise.resolve(null),
+        base && input.expectedLastCommitId !== undefined
+          ? this.gitOk(['log', '-1', '--format=%H', base.commit, '--', filePath]).then((out) => out.toString().trim())
+          : Promise.resolve(null),
+      ]);
+
+      if (input.action === 'create' && entry) return fail('file_exists', `${filePath} already exists`);
+      if (input.action === 'update' && entry?.type !== 'blob') return fail('file_missing', `${filePath} does not exist`);
+      if (input.expectedLastCommitId !== undefined && input.expectedLastCommitId.toLowerCase() !== lastCommitId) {
+        return fail('branch_moved', `${filePath} has been changed since ${input.expectedLastCommitId}`);
+      }
+
+      // Stage 3: change the index. An update keeps the entry's mode (executable, symlink).
+      const mode = entry?.type === 'blob' ? entry.mode : '100644';
+      const indexArgs =
+        input.action === 'delete'
+          ? ['update-index', '--force-remove', '--', filePath]
+          : ['update-index', '--add', '--cacheinfo', `${mode},${blobId ?? ''},${filePath}`];
+      const indexed = await this.git(indexArgs, { env });
+      if (indexed.code !== 0) {
+        // The only expected failure: a file/directory conflict such as creating `a/b` where `a` is a file.
+        return fail('file_exists', `${filePath} conflicts with an existing file or directory`);
+      }
+
+      const tree = (await this.gitOk(['write-tree'], { env })).toString('utf8').trim();
+      if (tree === base?.tree) {
+        // Removing a path that is not in the index leaves the tree as it was.
+        return input.action === 'delete'
+          ? fail('file_missing', `${filePath} does not exist`)
+          : fail('empty_commit', 'the change leaves the tree unchanged');
+      }
+
+      const commitId = (
+        await this.gitOk(['commit-tree', tree, ...(base ? ['-p', base.commit] : [])], {
+          input: input.message,
+          env: {
+            GIT_AUTHOR_NAME: input.authorName,
+            GIT_AUTHOR_EMAIL: input.authorEmail,
+            GIT_COMMITTER_NAME: input.committerName,
+            GIT_COMMITTER_EMAIL: input.committerEmail,
+          },
+        })
+      )
+        .toString('utf8')
+        .trim();
+
+      const updated = await this.git(['update-ref', `refs/heads/${input.branch}`, commitId, oldValue]);
+      if (updated.code !== 0) return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
+      return { ok: true, commitId };
+    } finally {
+      await rm(tempDir, { recursive: true, force: true });
+    }
+  }
+
+  /** All branches, sorted by name, with their tip commits, from a single for-each-ref call. */
+  async listBranches(): Promise<BranchInfo[]> {
+    const out = await this.gitOk(['for-each-ref', '--sort=refname', `--format=${BRANCH_FORMAT}`, 'refs/heads/']);
+    return parseRecords(out, BRANCH_FIELDS.length).map(toBranchInfo);
+  }
+
+  async getBranch(name: string): Promise<BranchInfo | null> {
+    if (!isSafeRevision(name)) return null;
+    const out = await this.gitOk(['for-each-ref', `--format=${BRANCH_FORMAT}`, `refs/heads/${name}`]);
+    // The pattern also matches `name/…`: keep the exact ref only.
+    const records = parseRecords(out, BRANCH_FIELDS.length).filter((r) => r[0] === `refs/heads/${name}`);
+    return records[0] ? toBranchInfo(records[0]) : null;
+  }
+
+  /** Creates `name` at `ref`; the zero old value makes git refuse if the branch appeared meanwhile. */
+  async createBranch(name: string, ref: string): Promise<CreateBranchResult> {
+    const [valid, commit] = await Promise.all([this.isValidBranchName(name), this.resolveRef(ref)]);
+    if (!valid) return { ok: false, reason: 'invalid_name', message: `Branch name is invalid: ${name}` };
+    if (commit === null) return { ok: false, reason: 'unknown_ref', message: `Invalid reference name: ${ref}` };
+    const created = await this.git(['update-ref', `refs/heads/${name}`, commit, ZERO_OID]);
+    if (created.code !== 0) {
+      // Either the branch exists, or it clashes with one (`a/b` next to `a`): git cannot store both.
+      return (await this.getBranch(name))
+        ? { ok: false, reason: 'exists', message: `Branch already exists: ${name}` }
+        : { ok: false, reason: 'invalid_name', message: `Branch name conflicts with an existing branch: ${name}` };
+    }
+    const branch = await this.getBranch(name);
+    if (!branch) throw new Error(`branch ${name} vanished right after its creation`);
+    return { ok: true, branch };
+  }
+
+  /**
+   * Deletes a branch with a compare-and-swap on its tip (the tip read now, or `expectedCommit`), so a
+   * branch that receives a commit meanwhile is not deleted.
+   */
+  async deleteBranch(name: string, expectedCommit?: string): Promise<DeleteBranchResult> {
+    const tip = isSafeRevision(name) ? (await this.readBranchTips([name])).get(name) : undefined;
+    if (!tip) return { ok: false, reason: 'not_found', message: `Branch not found: ${name}` };
+    const old = expectedCommit ?? tip.commit;
+    const deleted = await this.git(['update-ref', '-d', `refs/heads/${name}`, old]);
+    return deleted.code === 0
+      ? { ok: true }
+      : { ok: false, reason: 'branch_moved', message: `branch ${name} was changed by someone else` };
+  }
+
+  /** Whether `branchCommit` is reachable from the tip of `intoBranch` (false when either is unknown). */
+  async isMerged(branchCommit: string, intoBranch: string): Promise<boolean> {
+    if (!isSafeRevision(branchCommit) || !isSafeRevision(intoBranch)) return false;
+    const result = await this.git(['merge-base', '--is-ancestor', branchCommit, `refs/heads/${intoBranch}`]);
+    return result.code === 0;
+  }
+
+  /**
+   * Names of the branches whose tips are reachable from `defaultBranch`, in one for-each-ref call. The
+   * default branch itself is left out (it is not "merged" into itself, as in GitLab).
+   */
+  async mergedBranches(defaultBranch: string): Promise<Set<string>> {
+    if (!isSafeRevision(defaultBranch)) return new Set();
+    const result = await this.git([
+      'for-each-ref',
+      '--format=%(refname)',
+      `--merged=refs/heads/${defaultBranch}`,
+      'refs/heads/',
+    ]);
+    if (result.code !== 0) return new Set(); // the default branch does not exist (yet)
+    const names = result.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((ref) => ref.replace(/^refs\/heads\//, ''));
+    return new Set(names.filter((name) => name !== defaultBranch));
+  }
+
+  /** The branch HEAD points to (it may not exist yet in an empty repository); null when detached. */
+  async defaultBranch(): Promise<string | null> {
+    const result = await this.git(['symbolic-ref', '--quiet', 'HEAD']);
+    const ref = result.stdout.toString('utf8').trim();
+    return result.code === 0 && ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : null;
+  }
+
+  async setDefaultBranch(name: string): Promise<void> {
+    if (!(await this.isValidBranchName(name))) throw new Error(`invalid branch name: ${name}`);
+    await this.gitOk(['symbolic-ref', 'HEAD', `refs/heads/${name}`]);
+  }
+
+  /**
+   * Pushes the given branches to `url` with explicit refspecs (so nothing but those branches is touched),
+   * forcing when asked. Errors are returned with credentials masked, never thrown.
+   */
+  async pushMirror(url: string, options: { refs: string[]; force: boolean }): Promise<PushMirrorResult> {
+    if (url.length === 0 || url.startsWith('-')) return { ok: false, error: 'invalid mirror URL' };
+    const bad = options.refs.find((name) => !isSafeRevision(name));
+    if (bad !== undefined) return { ok: false, error: `invalid branch name: ${bad}` };
+    if (options.refs.length === 0) return { ok: true };
+    const refspecs = options.refs.map((name) => `${options.force ? '+' : ''}refs/heads/${name}:refs/heads/${name}`);
+    try {
+      const result = await this.git(['push', '--quiet', '--no-verify', '--end-of-options', url, ...refspecs], {
+        timeoutMs: PUSH_TIMEOUT_MS,
+      });
+      if (result.timedOut) return { ok: false, error: `push timed out after ${PUSH_TIMEOUT_MS / 1000} s` };
+      if (result.code === 0) return { ok: true };
+      const error = result.stderr.trim() || `git push exited with ${result.code}`;
+      return { ok: false, error: maskCredentials(error, url) };
+    } catch (error) {
+      return { ok: false, error: maskCredentials(String(error), url) };
+    }
+  }
+
+  /** Writes every ref and the objects they need into one bundle file (throws for an empty repository). */
+  async createBundle(outputPath: string): Promise<void> {
+    await this.gitOk(['bundle', 'create', '--quiet', outputPath, '--all']);
+  }
+
+  /**
+   * A new bare repository at `targetPath` holding every branch and tag of the bundle at the same SHAs.
+   * The bundle is not kept as a remote: the repository must not depend on the import file.
+   */
+  static async cloneFromBundle(bundlePath: string, targetPath: string): Promise<GitRepository> {
+    if (!isAbsolute(targetPath) || bundlePath.startsWith('-')) throw new Error('invalid bundle or target path');
+    const args = [...CONFIG_ARGS, 'clone', '--quiet', '--bare', '--', bundlePath, targetPath];
+    const result = await runGit(args);
+    if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
+    const repository = new GitRepository(targetPath);
+    await repository.gitOk(['remote', 'remove', 'origin']);
+    return repository;
+  }
+
+  /** Every file (blob) path at `ref`, recursively; null when the ref is unknown. */
+  async listTreePaths(ref: string): Promise<string[] | null> {
+    if (!isSafeRevision(ref)) return null;
+    const result = await this.git(['ls-tree', '-r', '-z', '--full-tree', `${ref}^{commit}`]);
+    if (result.code !== 0) {
+      if (MISSING.test(result.stderr)) return null;
+      throw new GitError(['ls-tree', ref], result.code, result.stderr);
+    }
+    const paths: string[] = [];
+    for (const line of result.stdout.toString('utf8').split('\0')) {
+      // "<mode> <type> <sha>\t<path>"; gitlinks (submodules) are not files of this repository.
+      const tab = line.indexOf('\t');
+      if (tab > 0 && line.split(' ', 2)[1] === 'blob') paths.push(line.slice(tab + 1));
+    }
+    return paths;
+  }
+
+  /* ---------------------------------------------------------------------------------------------- */
+
+  /** Tips (commit and tree) of the named branches that exist, from one for-each-ref call. */
+  private async readBranchTips(names: string[]): Promise<Map<string, BranchTip>> {
+    const out = await this.gitOk([
+      'for-each-ref',
+      '--format=%(refname)%00%(objectname)%00%(tree)%00',
+      ...names.map((name) => `refs/heads/${name}`),
+    ]);
+    const tips = new Map<string, BranchTip>();
+    for (const [ref = '', commit = '', tree = ''] of parseRecords(out, 3)) {
+      const name = ref.replace(/^refs\/heads\//, '');
+      if (names.includes(name)) tips.set(name, { commit, tree });
+    }
+    return tips;
+  }
+
+  /** Whether the repository has any branch or tag, i.e. is not freshly created. */
+  private async hasRefs(): Promise<boolean> {
+    const out = await this.gitOk(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/', 'refs/tags/']);
+    return out.length > 0;
+  }
+
+  private async hashBlob(content: Buffer): Promise<string> {
+    return (await this.gitOk(['hash-object', '-w', '--stdin'], { input: content })).toString('utf8').trim();
+  }
+
+  /** The tree entry at `filePath` (mode and type), or null when nothing is there. */
+  private async treeEntry(tree: string, filePath: string): Promise<{ mode: string; type: string } | null> {
+    const out = await this.gitOk(['ls-tree', '-z', tree, '--', filePath]);
+    for (const line of out.toString('utf8').split('\0')) {
+      const tab = line.indexOf('\t');
+      if (tab > 0 && line.slice(tab + 1) === filePath) {
+        const [mode = '', type = ''] = line.slice(0, tab).split(' ');
+        return { mode, type };
+      }
+    }
+    return null;
+  }
+
+  /** git's own branch-name rules (`check-ref-format --branch`), plus the names git branch refuses. */
+  private async isValidBranchName(name: string): Promise<boolean> {
+    if (!isSafeRevision(name) || name === 'HEAD') return false;
+    const result = await this.git(['check-ref-format', '--branch', name]);
+    // `--branch` expands shorthands such as `@{-1}`: only a name that stays itself is a branch name.
+    return result.code === 0 && result.stdout.toString('utf8').trim() === name;
+  }
+}
+
+/** Parses `cat-file --batch` output: "<sha> <type> <size>\n<content>\n" or "<name> missing\n" per input. */
+function parseBatchOutput(output: Buffer): ({ id: string; type: string; content: Buffer } | null)[] {
+  const objects: ({ id: string; type: string; content: Buffer } | null)[] = [];
+  let offset = 0;
+  while (offset < output.length) {
+    const newline = output.indexOf(0x0a, offset);
+    if (newline < 0) break;
+    const header = output.subarray(offset, newline).toString('utf8');
+    const match = /^([0-9a-f]{40}) (\w+) (\d+)$/.exec(header);
+    if (!match) {
+      objects.push(null); // "<name> missing" or "<name> ambiguous"
+      offset = newline + 1;
+      continue;
+    }
+    const size = Number(match[3]);
+    const start = newline + 1;
+    objects.push({ id: match[1] ?? '', type: match[2] ?? '', content: output.subarray(start, start + size) });
+    offset = start + size + 1;
+  }
+  return objects;
+}

@@ -1,0 +1,20 @@
+// Serves the rendered reference docs at /docs and the bundled spec at /openapi.json and /openapi.yaml.
+import { existsSync } from 'node:fs';
+import { docsHtmlPath } from '@collab/docs';
+import { bundledSpecJsonPath, bundledSpecYamlPath } from '@collab/spec';
+import { Router } from 'express';
+
+export function docsRouter(): Router {
+  const router = Router();
+  router.get('/', (_req, res) => res.redirect('/docs'));
+  router.get(['/docs', '/docs/'], (_req, res) => {
+    if (!existsSync(docsHtmlPath)) {
+      res.status(404).json({ message: '404 Docs Not Found: run the build (pnpm build) first' });
+      return;
+    }
+    res.type('html').sendFile(docsHtmlPath);
+  });
+  router.get('/openapi.json', (_req, res) => res.type('application/json').sendFile(bundledSpecJsonPath));
+  router.get('/openapi.yaml', (_req, res) => res.type('application/yaml').sendFile(bundledSpecYamlPath));
+  return router;
+}

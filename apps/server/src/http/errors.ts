@@ -1,0 +1,73 @@
+// One error type for the whole server and the handler that renders it in the spec's `Error` shape.
+import type { ErrorRequestHandler } from 'express';
+import type { components } from '@collab/spec/schema';
+
+export type ErrorBody = components['schemas']['Error'];
+
+/** An error with an HTTP status and a body in the API's `Error` shape. Services throw it; http renders it. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+  ) {
+    super(typeof body.message === 'string' ? body.message : (body.error ?? `HTTP ${status}`));
+  }
+}
+
+export const badRequest = (message: string): ApiError => new ApiError(400, { message });
+export const missingParameter = (name: string): ApiError => new ApiError(400, { error: `${name} is missing` });
+export const invalidParameter = (name: string): ApiError => new ApiError(400, { error: `${name} is invalid` });
+export const unauthorized = (): ApiError => new ApiError(401, { message: '401 Unauthorized' });
+export const forbidden = (message = '403 Forbidden'): ApiError => new ApiError(403, { message });
+export const notFound = (what = ''): ApiError =>
+  new ApiError(404, { message: what ? `404 ${what} Not Found` : '404 Not Found' });
+export const conflict = (message: string): ApiError => new ApiError(409, { message });
+export const insufficientScope = (needed: string): ApiError =>
+  new ApiError(403, {
+    error: 'insufficient_scope',
+    error_description: `The request requires higher privileges than provided by the access token: ${needed}.`,
+  });
+
+interface ValidatorError {
+  status?: number;
+  message?: string;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+}
+
+/** Turns a validator error into a parameter error: `{"error": "ref is missing"}` as GitLab words it. */
+function describeValidatorError(err: ValidatorError): string {
+  const first = err.errors?.[0];
+  if (!first?.path) return err.message ?? 'invalid request';
+  const name = first.path.replace(/^\/?(query|body|params|path|headers)\//, '').replace(/\//g, '.');
+  if (first.errorCode === 'required.openapi.validation' || /must have required property/.test(first.message ?? '')) {
+    const missing = /'([^']+)'/.exec(first.message ?? '')?.[1];
+    return `${missing ?? name} is missing`;
+  }
+  if (first.errorCode === 'additionalProperties.openapi.validation' || /Unknown query parameter/.test(first.message ?? '')) {
+    return `${name} does not have a valid value: ${first.message ?? ''}`.trim();
+  }
+  return `${name} is invalid: ${first.message ?? ''}`.trim();
+}
+
+export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+  if (err instanceof ApiError) {
+    res.status(err.status).json(err.body);
+    return;
+  }
+  const status = typeof err?.status === 'number' ? err.status : 500;
+  if (status === 404) {
+    res.status(404).json({ message: '404 Not Found' });
+  } else if (status === 405) {
+    res.status(405).json({ message: '405 Method Not Allowed' });
+  } else if (status === 415) {
+    res.status(415).json({ message: `415 Unsupported Media Type: ${err.message ?? ''}`.trim() });
+  } else if (status === 413) {
+    res.status(413).json({ message: '413 Request Entity Too Large' });
+  } else if (status >= 400 && status < 500) {
+    res.status(400).json({ error: describeValidatorError(err as ValidatorError) });
+  } else {
+    // Response validation failures land here too (status 500): they are server bugs, so say what failed.
+    console.error(err);
+    res.status(500).json({ message: `500 Internal Server Error: ${err?.message ?? 'unknown'}` });
+  }
+};

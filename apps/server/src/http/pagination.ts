@@ -1,0 +1,55 @@
+// Offset pagination: page/per_page in, the X-* and Link headers out (GitLab's rules).
+import type { Request, Response } from 'express';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
+
+/** Reads page and per_page from the (already validated) query; out-of-range values are clamped like GitLab. */
+export function readPage(req: Request): PageRequest {
+  const page = Math.max(1, Number(req.query.page ?? 1) || 1);
+  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Number(req.query.per_page ?? DEFAULT_PER_PAGE) || DEFAULT_PER_PAGE));
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+function pageUrl(req: Request, page: number, perPage: number): string {
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
+  url.searchParams.set('page', String(page));
+  url.searchParams.set('per_page', String(perPage));
+  url.searchParams.delete('private_token');
+  return url.toString();
+}
+
+/** Sets the pagination headers for a list of `total` items of which the current page is sent. */
+export function setPaginationHeaders(req: Request, res: Response, pageRequest: PageRequest, total: number): void {
+  const { page, perPage } = pageRequest;
+  const totalPages = Math.max(1, Math.ceil(total / perPage));
+  const next = page < totalPages ? String(page + 1) : '';
+  const prev = page > 1 ? String(page - 1) : '';
+  res.set({
+    'X-Total': String(total),
+    'X-Total-Pages': String(totalPages),
+    'X-Per-Page': String(perPage),
+    'X-Page': String(page),
+    'X-Next-Page': next,
+    'X-Prev-Page': prev,
+  });
+  const links: string[] = [];
+  if (prev) links.push(`<${pageUrl(req, page - 1, perPage)}>; rel="prev"`);
+  if (next) links.push(`<${pageUrl(req, page + 1, perPage)}>; rel="next"`);
+  links.push(`<${pageUrl(req, 1, perPage)}>; rel="first"`);
+  links.push(`<${pageUrl(req, totalPages, perPage)}>; rel="last"`);
+  res.set('Link', links.join(', '));
+}
+
+/** Sends one page of an in-memory list with its headers. */
+export function sendPage<T>(req: Request, res: Response, items: readonly T[]): void {
+  const pageRequest = readPage(req);
+  setPaginationHeaders(req, res, pageRequest, items.length);
+  res.json(items.slice(pageRequest.offset, pageRequest.offset + pageRequest.perPage));
+}

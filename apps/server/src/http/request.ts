@@ -1,0 +1,27 @@
+// Small readers of an Express request shared by the routers.
+import type { Request } from 'express';
+import { missingParameter } from './errors.js';
+
+/** scheme://host of the request, for the web_url and Link values the API returns. */
+export function originOf(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+}
+
+/** A path parameter (Express has already decoded `%2F` into `/`). */
+export function pathParam(req: Request, name: string): string {
+  const value = req.params[name];
+  if (typeof value !== 'string' || value === '') throw missingParameter(name);
+  return value;
+}
+
+/** A required query parameter that the validator has already checked. */
+export function queryString(req: Request, name: string): string {
+  const value = req.query[name];
+  if (typeof value !== 'string') throw missingParameter(name);
+  return value;
+}
+
+export function optionalQueryString(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,149 @@
+// Access levels and visibility: who may see a project or group and at which level they act.
+import type { Db } from '../store/database.js';
+import type { GroupsTable, ProjectsTable } from '../store/tables.js';
+import { forbidden, notFound } from '../http/errors.js';
+import type { Caller } from './caller.js';
+
+export const AccessLevel = {
+  NO_ACCESS: 0,
+  GUEST: 10,
+  REPORTER: 20,
+  DEVELOPER: 30,
+  MAINTAINER: 40,
+  OWNER: 50,
+  ADMIN: 60,
+} as const;
+
+export type ProjectRow = Omit<ProjectsTable, 'id'> & { id: number };
+export type GroupRow = Omit<GroupsTable, 'id'> & { id: number };
+
+export interface ProjectAccess {
+  project: ProjectRow;
+  namespace: GroupRow;
+  /** The caller's effective level: the highest of direct, inherited and shared-group membership. */
+  accessLevel: number;
+}
+
+/** The group and its ancestors, nearest first. */
+export async function groupChain(db: Db, groupId: number): Promise<GroupRow[]> {
+  const chain: GroupRow[] = [];
+  let next: number | null = groupId;
+  while (next !== null) {
+    const group: GroupRow | undefined = await db.selectFrom('groups').selectAll().where('id', '=', next).executeTakeFirst();
+    if (!group) break;
+    chain.push(group);
+    next = group.parent_id;
+  }
+  return chain;
+}
+
+async function memberLevel(db: Db, userId: number, sourceType: 'Project' | 'Group', sourceIds: number[]): Promise<number> {
+  if (sourceIds.length === 0) return 0;
+  const row = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.max('access_level').as('level'))
+    .where('user_id', '=', userId)
+    .where('source_type', '=', sourceType)
+    .where('source_id', 'in', sourceIds)
+    .executeTakeFirst();
+  return Number(row?.level ?? 0);
+}
+
+export async function projectAccessLevel(db: Db, caller: Caller, project: ProjectRow): Promise<number> {
+  const user = caller.user;
+  if (!user) return AccessLevel.NO_ACCESS;
+  if (user.isAdmin) return AccessLevel.ADMIN;
+  const chain = await groupChain(db, project.namespace_id);
+  const direct = await memberLevel(db, user.id, 'Project', [project.id]);
+  const inherited = await memberLevel(
+    db,
+    user.id,
+    'Group',
+    chain.map((g) => g.id),
+  );
+  let shared = 0;
+  const links = await db.selectFrom('project_group_links').selectAll().where('project_id', '=', project.id).execute();
+  const today = new Date().toISOString().slice(0, 10);
+  for (const link of links) {
+    if (link.expires_at && link.expires_at < today) continue;
+    const linkChain = await groupChain(db, link.group_id);
+    const level = await memberLevel(
+      db,
+      user.id,
+      'Group',
+      linkChain.map((g) => g.id),
+    );
+    shared = Math.max(shared, Math.min(level, link.group_access));
+  }
+  return Math.max(direct, inherited, shared);
+}
+
+export async function groupAccessLevel(db: Db, caller: Caller, group: GroupRow): Promise<number> {
+  const user = caller.user;
+  if (!user) return AccessLevel.NO_ACCESS;
+  if (user.isAdmin) return AccessLevel.ADMIN;
+  const chain = await groupChain(db, group.id);
+  return memberLevel(
+    db,
+    user.id,
+    'Group',
+    chain.map((g) => g.id),
+  );
+}
+
+/** Whether a caller with this level may see an object of this visibility. */
+export function canSee(caller: Caller, visibility: string, accessLevel: number): boolean {
+  if (visibility === 'public') return true;
+  if (visibility === 'internal') return caller.user !== null;
+  return accessLevel >= AccessLevel.GUEST;
+}
+
+export async function findProject(db: Db, idOrPath: string): Promise<ProjectRow | undefined> {
+  if (/^\d+$/.test(idOrPath)) {
+    return db.selectFrom('projects').selectAll().where('id', '=', Number(idOrPath)).executeTakeFirst();
+  }
+  const slash = idOrPath.lastIndexOf('/');
+  if (slash <= 0) return undefined;
+  return db
+    .selectFrom('projects as p')
+    .innerJoin('groups as g', 'g.id', 'p.namespace_id')
+    .selectAll('p')
+    .where('g.full_path', '=', idOrPath.slice(0, slash))
+    .where('p.path', '=', idOrPath.slice(slash + 1))
+    .executeTakeFirst();
+}
+
+export async function findGroup(db: Db, idOrPath: string): Promise<GroupRow | undefined> {
+  const query = db.selectFrom('groups').selectAll();
+  return /^\d+$/.test(idOrPath)
+    ? query.where('id', '=', Number(idOrPath)).executeTakeFirst()
+    : query.where('full_path', '=', idOrPath).executeTakeFirst();
+}
+
+/**
+ * Resolves a project the caller may see, or 404 (also for private projects the caller may not see, so their
+ * existence does not leak). With `minLevel`, a visible project the caller may not act on is a 403.
+ */
+export async function resolveProject(db: Db, caller: Caller, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
+  const project = await findProject(db, idOrPath);
+  if (!project) throw notFound('Project');
+  const accessLevel = await projectAccessLevel(db, caller, project);
+  if (!canSee(caller, project.visibility, accessLevel)) throw notFound('Project');
+  if (accessLevel < minLevel) throw forbidden();
+  const namespace = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+  return { project, namespace, accessLevel };
+}
+
+/**
+ * Repository reads: anyone who sees a public or internal project reads its code; in a private project
+ * guests do not (reporter and above do).
+ */
+export async function resolveProjectForRepositoryRead(db: Db, caller: Caller, idOrPath: string): Promise<ProjectAccess> {
+  const access = await resolveProject(db, caller, idOrPath);
+  if (access.project.visibility === 'private' && access.accessLevel < AccessLevel.REPORTER) throw forbidden();
+  return access;
+}
+
+export function projectFullPath(access: Pick<ProjectAccess, 'project' | 'namespace'>): string {
+  return `${access.namespace.full_path}/${access.project.path}`;
+}

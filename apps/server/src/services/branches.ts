@@ -1,0 +1,135 @@
+// Branches of a project's repository (document 1, section 4.2).
+import type { ServerContext } from '../context.js';
+import type { BranchInfo } from '../git/repository.js';
+import { badRequest, notFound } from '../http/errors.js';
+import type { Schemas } from '../http/types.js';
+import { AccessLevel, type ProjectAccess, projectFullPath, resolveProject, resolveProjectForRepositoryRead } from './access.js';
+import { developersCan, isAllowed, loadProtectionRules, matchingRules, type ProtectionRule } from './branchProtection.js';
+import { type Caller, requireScope } from './caller.js';
+import { repositoryOf } from './repositories.js';
+
+export type Branch = Schemas['Branch'];
+
+/** `^term` matches the beginning, `term$` the end, anything else a part of the name (case-insensitive). */
+export function branchNameMatches(name: string, search: string): boolean {
+  const lower = name.toLowerCase();
+  let term = search.toLowerCase();
+  const anchoredStart = term.startsWith('^');
+  const anchoredEnd = term.endsWith('$');
+  if (anchoredStart) term = term.slice(1);
+  if (anchoredEnd) term = term.slice(0, -1);
+  if (anchoredStart && anchoredEnd) return lower === term;
+  if (anchoredStart) return lower.startsWith(term);
+  if (anchoredEnd) return lower.endsWith(term);
+  return lower.includes(term);
+}
+
+interface BranchView {
+  access: ProjectAccess;
+  rules: ProtectionRule[];
+  merged: Set<string>;
+  origin: string;
+  caller: Caller;
+  context: ServerContext;
+}
+
+async function presentBranch(view: BranchView, branch: BranchInfo): Promise<Branch> {
+  const { project } = view.access;
+  const rules = matchingRules(view.rules, branch.name);
+  return {
+    name: branch.name,
+    merged: view.merged.has(branch.name),
+    protected: rules.length > 0,
+    default: branch.name === project.default_branch,
+    developers_can_push: developersCan(rules, 'push'),
+    developers_can_merge: developersCan(rules, 'merge'),
+    can_push:
+      view.access.accessLevel >= AccessLevel.DEVELOPER &&
+      (await isAllowed(view.context.db, view.caller, view.access.accessLevel, rules, 'push')),
+    web_url: `${view.origin}/${projectFullPath(view.access)}/-/tree/${branch.name}`,
+    commit: branch.commit,
+  };
+}
+
+async function branchView(context: ServerContext, caller: Caller, access: ProjectAccess, origin: string): Promise<BranchView> {
+  const repo = repositoryOf(context, access.project);
+  const merged = await repo.mergedBranches(access.project.default_branch);
+  merged.delete(access.project.default_branch);
+  const rules = await loadProtectionRules(context.db, access.project.id);
+  return { access, rules, merged, origin, caller, context };
+}
+
+export async function listBranches(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  search: string | undefined,
+  origin: string,
+): Promise<Branch[]> {
+  requireScope(caller, 'read_repository');
+  const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
+  const view = await branchView(context, caller, access, origin);
+  const branches = (await repositoryOf(context, access.project).listBranches()).filter(
+    (b) => search === undefined || search === '' || branchNameMatches(b.name, search),
+  );
+  return Promise.all(branches.map((b) => presentBranch(view, b)));
+}
+
+export async function getBranch(context: ServerContext, caller: Caller, projectId: string, name: string, origin: string): Promise<Branch> {
+  requireScope(caller, 'read_repository');
+  const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
+  const branch = await repositoryOf(context, access.project).getBranch(name);
+  if (!branch) throw notFound('Branch');
+  return presentBranch(await branchView(context, caller, access, origin), branch);
+}
+
+export async function createBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+  ref: string,
+  origin: string,
+): Promise<Branch> {
+  requireScope(caller, 'api');
+  const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  const result = await repositoryOf(context, access.project).createBranch(name, ref);
+  if (!result.ok) {
+    if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
+    if (result.reason === 'exists') throw badRequest('Branch already exists');
+    throw badRequest('Invalid reference name');
+  }
+  return presentBranch(await branchView(context, caller, access, origin), result.branch);
+}
+
+export async function deleteBranch(context: ServerContext, caller: Caller, projectId: string, name: string): Promise<void> {
+  requireScope(caller, 'api');
+  const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  const repo = repositoryOf(context, access.project);
+  const branch = await repo.getBranch(name);
+  if (!branch) throw notFound('Branch');
+  if (name === access.project.default_branch) throw badRequest('The default branch of a project cannot be deleted.');
+  const rules = matchingRules(await loadProtectionRules(context.db, access.project.id), name);
+  if (rules.length > 0 && access.accessLevel < AccessLevel.MAINTAINER) {
+    throw badRequest('You can only delete protected branches if you are a maintainer or owner.');
+  }
+  const deleted = await repo.deleteBranch(name, branch.commit.id);
+  if (!deleted.ok) throw badRequest('The branch was updated while it was being deleted; try again.');
+}
+
+/** Deletes every branch merged into the default branch, except the default branch and protected branches. */
+export async function deleteMergedBranches(context: ServerContext, caller: Caller, projectId: string): Promise<string[]> {
+  requireScope(caller, 'api');
+  const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  const repo = repositoryOf(context, access.project);
+  const rules = await loadProtectionRules(context.db, access.project.id);
+  const candidates = [...(await repo.mergedBranches(access.project.default_branch))].filter(
+    (name) => name !== access.project.default_branch && matchingRules(rules, name).length === 0,
+  );
+  const deleted: string[] = [];
+  for (const name of candidates) {
+    const branch = await repo.getBranch(name);
+    if (branch && (await repo.deleteBranch(name, branch.commit.id)).ok) deleted.push(name);
+  }
+  return deleted;
+}

@@ -1,0 +1,75 @@
+// Who is calling: the user behind the token (or nobody) and what the token's scopes allow.
+import { createHash } from 'node:crypto';
+import type { Db } from '../store/database.js';
+import type { UsersTable } from '../store/tables.js';
+import { insufficientScope, unauthorized } from '../http/errors.js';
+
+export interface CallerUser {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: string;
+  isAdmin: boolean;
+  avatarUrl: string | null;
+  createdAt: string;
+}
+
+export interface Caller {
+  user: CallerUser | null;
+  scopes: readonly string[];
+}
+
+export const ANONYMOUS: Caller = { user: null, scopes: [] };
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function toCallerUser(row: Omit<UsersTable, 'id'> & { id: number }): CallerUser {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    state: row.state,
+    isAdmin: row.is_admin === 1,
+    avatarUrl: row.avatar_url,
+    createdAt: row.created_at,
+  };
+}
+
+/** Finds the caller of a token; an unknown, revoked or expired token, or a blocked user, is a 401. */
+export async function callerForToken(db: Db, token: string): Promise<Caller> {
+  const row = await db
+    .selectFrom('personal_access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select(['t.scopes', 't.expires_at', 't.revoked'])
+    .where('t.token_sha256', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.revoked === 1 || row.state !== 'active') throw unauthorized();
+  if (row.expires_at && row.expires_at <= new Date().toISOString().slice(0, 10)) throw unauthorized();
+  return { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[] };
+}
+
+/** The kinds of access a token scope can grant. */
+export type ScopeNeed = 'read_repository' | 'read_api' | 'api';
+
+/**
+ * Checks that the token's scopes allow the request: `api` allows everything, `read_api` every read,
+ * `read_repository` the repository reads. Anonymous callers pass: visibility decides for them.
+ */
+export function requireScope(caller: Caller, need: ScopeNeed): void {
+  if (!caller.user) return;
+  const scopes = caller.scopes;
+  if (scopes.includes('api')) return;
+  if (need === 'read_api' && scopes.includes('read_api')) return;
+  if (need === 'read_repository' && (scopes.includes('read_repository') || scopes.includes('read_api'))) return;
+  throw insufficientScope(need);
+}
+
+export function requireUser(caller: Caller): CallerUser {
+  if (!caller.user) throw unauthorized();
+  return caller.user;
+}

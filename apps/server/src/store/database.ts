@@ -1,0 +1,31 @@
+// Opens the embedded SQLite database (a file under the data directory) behind Kysely and applies migrations.
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './tables.js';
+
+export type Db = Kysely<Database>;
+
+export async function openDatabase(dataDir: string): Promise<Db> {
+  const sqlite = new SQLite(join(dataDir, 'collab.sqlite3'));
+  // WAL lets readers proceed while a writer commits; foreign keys are off by default in SQLite.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    throw new Error(`database migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);
+  }
+  return db;
+}
+
+/** The current time as the API renders timestamps (ISO 8601 UTC with milliseconds). */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
