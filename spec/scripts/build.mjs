@@ -23,6 +23,7 @@ document['x-generated'] = header;
 writeFileSync(bundledYaml, `# ${header}\n${readFileSync(bundledYaml, 'utf8')}`);
 writeFileSync(join(distDir, 'openapi.json'), `${JSON.stringify(document, null, 2)}\n`);
 
-const ast = await openapiTS(document, { alphabetize: false, exportType: false });
+// Fields with a default stay optional: they are optional in requests, and a default is not a promise of presence.
+const ast = await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false });
 writeFileSync(join(distDir, 'schema.d.ts'), `// ${header}\n${astToString(ast)}`);
 console.log(`spec: bundled ${Object.keys(document.paths).length} paths into ${distDir}`);

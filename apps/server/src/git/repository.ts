@@ -180,8 +180,11 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs git and collects its output; never rejects on a non-zero exit, only when git cannot start. */
+export const TIMING = new Map<string, number[]>();
 function runGit(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
+  const t0 = performance.now();
+  const key = args.find((a, i) => i > 6 && !a.startsWith('-')) ?? '';
+  return new Promise<RunResult>((resolve, reject) => {
     const timed = options.timeoutMs !== undefined;
     const child = spawn('git', args, {
       env: options.env ? { ...gitEnv(), ...options.env } : gitEnv(),
@@ -220,7 +223,7 @@ function runGit(args: string[], options: RunOptions = {}): Promise<RunResult> {
       });
     });
     child.stdin.end(options.input);
-  });
+  }).finally(() => { const l = TIMING.get(key) ?? []; l.push(performance.now() - t0); TIMING.set(key, l); });
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -534,11 +537,11 @@ export class GitRepository {
 
       // Stage 3: change the index. An update keeps the entry's mode (executable, symlink).
       const mode = entry?.type === 'blob' ? entry.mode : '100644';
-      const indexArgs =
+      // `--force-remove` needs a work tree; an --index-info line with mode 0 removes the entry without one.
+      const indexed =
         input.action === 'delete'
-          ? ['update-index', '--force-remove', '--', filePath]
-          : ['update-index', '--add', '--cacheinfo', `${mode},${blobId ?? ''},${filePath}`];
-      const indexed = await this.git(indexArgs, { env });
+          ? await this.git(['update-index', '--index-info'], { env, input: `0 ${ZERO_OID}\t${filePath}\n` })
+          : await this.git(['update-index', '--add', '--cacheinfo', `${mode},${blobId ?? ''},${filePath}`], { env });
       if (indexed.code !== 0) {
         // The only expected failure: a file/directory conflict such as creating `a/b` where `a` is a file.
         return fail('file_exists', `${filePath} conflicts with an existing file or directory`);

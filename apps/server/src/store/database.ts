@@ -1,7 +1,8 @@
 // Opens the embedded SQLite database (a file under the data directory) behind Kysely and applies migrations.
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './tables.js';
 

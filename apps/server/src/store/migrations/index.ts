@@ -1,5 +1,5 @@
 // The ordered list of schema migrations. Add a file `NNN_name.ts` and list it here; never edit an applied one.
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m001 from './001_initial.js';
 
 const migrations: Record<string, Migration> = {

@@ -1,0 +1,6 @@
+export { type ConformanceConfig, configFromEnvironment, demoConfig, type Role } from './config.js';
+export { type LocalServer, startLocalServer } from './localServer.js';
+export { ResponseValidator } from './responseValidator.js';
+export { findOperation, loadSpecIndex } from './specIndex.js';
+export { openTarget, type Target, targetFor } from './target.js';
+export { ContractViolation, type Exchange, exchanges, validatingFetch } from './validatingFetch.js';

@@ -1,0 +1,39 @@
+// Starts this repository's server on port 0 with a fresh data directory and the demo fixtures.
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface LocalServer {
+  baseUrl: string;
+  dataDir: string;
+  /** Stops the server; the data directory is kept when `keepData` is set (for restart tests). */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export async function startLocalServer(options: { dataDir?: string } = {}): Promise<LocalServer> {
+  // Imported lazily: a run against another server never loads this repository's server.
+  const { createApp, DEMO_FIXTURES_PATH, readFixturesFile } = await import('@collab/server');
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'collab-conformance-')));
+  const server = await createApp({
+    dataDir,
+    fixtures: await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
+    validateResponses: true,
+  });
+  const listener: Server = await new Promise((resolve) => {
+    const started = server.app.listen(0, '127.0.0.1', () => resolve(started));
+  });
+  const { port } = listener.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
+    close: async ({ keepData = false } = {}) => {
+      listener.closeAllConnections();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+      await server.close();
+      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

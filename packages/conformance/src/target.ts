@@ -1,0 +1,46 @@
+// The server under test, as the test files see it: a client per role, every response validated.
+import { type CollabClient, createCollabClient } from '@collab/client';
+import { type ConformanceConfig, configFromEnvironment, demoConfig, type Role } from './config.js';
+import { type LocalServer, startLocalServer } from './localServer.js';
+import { validatingFetch } from './validatingFetch.js';
+
+export interface Target {
+  config: ConformanceConfig;
+  /** A client with the role's token; `anonymous` sends none. */
+  as(role: Role | 'anonymous'): CollabClient;
+  /** The raw fetch, validating too, for requests a typed client cannot make (wrong bodies, raw encodings). */
+  fetch: typeof fetch;
+  /** The local server, when the suite started one (undefined against another server). */
+  local: LocalServer | undefined;
+  close(): Promise<void>;
+}
+
+export function targetFor(config: ConformanceConfig, local?: LocalServer): Target {
+  const fetch = validatingFetch();
+  const clients = new Map<string, CollabClient>();
+  return {
+    config,
+    fetch,
+    local,
+    as(role) {
+      let client = clients.get(role);
+      if (!client) {
+        const token = role === 'anonymous' ? undefined : config.tokens[role];
+        client = createCollabClient({ baseUrl: config.baseUrl, token, fetch, retry: false });
+        clients.set(role, client);
+      }
+      return client;
+    },
+    close: async () => {
+      await local?.close();
+    },
+  };
+}
+
+/** The configured server, or a fresh local one (one per test file, so files never share state). */
+export async function openTarget(): Promise<Target> {
+  const configured = configFromEnvironment();
+  if (configured) return targetFor(configured);
+  const local = await startLocalServer();
+  return targetFor(demoConfig(local.baseUrl), local);
+}
