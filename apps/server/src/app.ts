@@ -6,11 +6,28 @@ import { RepositoryStorages } from './git/storages.js';
 import { authenticate } from './http/auth.js';
 import { docsRouter } from './http/docs.js';
 import { errorHandler } from './http/errors.js';
-import { apiDocumentFor, hasOwnServers, headAsGet, loadBundledSpec, openApiValidator, queryParametersAsBody } from './http/openapi.js';
+import {
+  apiDocumentFor,
+  hasOwnServers,
+  headAsGet,
+  loadBundledSpec,
+  openApiValidator,
+  queryParametersAsBody,
+} from './http/openapi.js';
 import { branchesRouter } from './http/routes/branches.js';
+import { deployKeysRouter } from './http/routes/deployKeys.js';
+import { projectExportImportRouter } from './http/routes/projectExportImport.js';
+import { protectedBranchesRouter } from './http/routes/protectedBranches.js';
+import { remoteMirrorsRouter } from './http/routes/remoteMirrors.js';
 import { repositoryFilesRouter } from './http/routes/repositoryFiles.js';
-import { type Fixtures, loadFixturesIfEmpty } from './store/fixtures.js';
+import { storageMovesRouter } from './http/routes/storageMoves.js';
+import { registerProjectExportImportJobs } from './jobs/projectExportImport.js';
+import { JobQueue } from './jobs/queue.js';
+import { registerRemoteMirrorJobs } from './jobs/remoteMirrors.js';
+import { registerStorageMoveJobs } from './jobs/storageMoves.js';
+import { RepositoryEvents } from './services/repositoryEvents.js';
 import { openDatabase } from './store/database.js';
+import { type Fixtures, loadFixturesIfEmpty } from './store/fixtures.js';
 
 export interface AppOptions {
   /** Directory of the SQLite file and the repositories; created when missing. */
@@ -21,6 +38,8 @@ export interface AppOptions {
   validateResponses?: boolean;
   /** Names of the repository storages; the first is where new repositories go. */
   storageNames?: string[];
+  /** How often the job queue polls when idle (default 100 ms). */
+  jobPollIntervalMs?: number;
 }
 
 export interface CollabApp {
@@ -29,13 +48,29 @@ export interface CollabApp {
   close(): Promise<void>;
 }
 
+/** Each area that runs background work registers its job handlers here. */
+function registerJobHandlers(context: ServerContext): void {
+  registerRemoteMirrorJobs(context);
+  registerStorageMoveJobs(context);
+  registerProjectExportImportJobs(context);
+}
+
 export async function createApp(options: AppOptions): Promise<CollabApp> {
   await mkdir(options.dataDir, { recursive: true });
   const db = await openDatabase(options.dataDir);
   const storages = new RepositoryStorages(options.dataDir, options.storageNames ?? ['default']);
   await storages.ensureDirectories();
-  const context: ServerContext = { db, dataDir: options.dataDir, storages };
+  const jobs = new JobQueue(db, { pollIntervalMs: options.jobPollIntervalMs });
+  const context: ServerContext = {
+    db,
+    dataDir: options.dataDir,
+    storages,
+    jobs,
+    repositoryEvents: new RepositoryEvents(),
+  };
   if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
+  registerJobHandlers(context);
+  await jobs.start();
 
   const app = express();
   app.disable('x-powered-by');
@@ -54,6 +89,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   });
   for (const validate of validators) app.use(headAsGet(validate));
   app.use('/api/v4', repositoryFilesRouter(context), branchesRouter(context));
+  app.use('/api/v4', remoteMirrorsRouter(context), storageMovesRouter(context));
+  app.use('/api/v4', protectedBranchesRouter(context), deployKeysRouter(context));
+  app.use('/api/v4', projectExportImportRouter(context));
 
   app.use((_req, res) => {
     res.status(404).json({ message: '404 Not Found' });
@@ -64,6 +102,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     app,
     context,
     close: async () => {
+      await jobs.stop();
       await db.destroy();
     },
   };

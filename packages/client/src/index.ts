@@ -26,7 +26,9 @@ export interface CollabClientOptions {
 
 export type CollabClient = Client<paths> & {
   /** Every item of a list operation, page after page, following the `Link: rel="next"` header. */
-  paginate<T>(firstPage: () => Promise<{ data?: T[]; error?: unknown; response: Response }>): AsyncGenerator<T>;
+  paginate<T>(
+    firstPage: () => Promise<{ data?: T[]; error?: unknown; response: Response }>,
+  ): AsyncGenerator<T>;
 };
 
 export function apiRoot(baseUrl: string): string {

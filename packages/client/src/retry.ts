@@ -29,7 +29,10 @@ export function retryingFetch(baseFetch: typeof fetch, options: RetryOptions = {
     for (let attempt = 0; ; attempt++) {
       const response = await baseFetch(original.clone());
       if (attempt >= retries || !RETRIED_STATUSES.has(response.status)) return response;
-      const wait = Math.min(maxDelayMs, retryAfterMs(response.headers.get('Retry-After')) ?? baseDelayMs * 2 ** attempt);
+      const wait = Math.min(
+        maxDelayMs,
+        retryAfterMs(response.headers.get('Retry-After')) ?? baseDelayMs * 2 ** attempt,
+      );
       await response.body?.cancel();
       await new Promise((resolve) => setTimeout(resolve, wait));
     }

@@ -1,7 +1,13 @@
 // Checks one HTTP response against the spec: documented status, content type, headers and body (Ajv, 2020-12).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { findOperation, type JsonObject, type OperationEntry, resolveRef, type SpecIndex } from './specIndex.js';
+import {
+  findOperation,
+  type JsonObject,
+  type OperationEntry,
+  resolveRef,
+  type SpecIndex,
+} from './specIndex.js';
 
 const COMPONENTS_ID = 'https://collab.invalid/components.json';
 /** OpenAPI's own schema keywords beyond JSON Schema 2020-12, known to Ajv as annotations. */
@@ -63,13 +69,16 @@ export class ResponseValidator {
   private schemaErrors(schema: unknown, value: unknown): string[] {
     const validate = this.validatorFor(schema);
     if (validate(value)) return [];
-    return (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   }
 
   /** Checks a response; `body` is its text (empty for HEAD and no-content answers). */
   check(method: string, url: string, status: number, headers: Headers, body: string): ResponseCheck {
     const operation = findOperation(this.index, method, url);
-    if (!operation) return { operation, problems: [`${method} ${new URL(url).pathname} is not an operation of the spec`] };
+    if (!operation)
+      return { operation, problems: [`${method} ${new URL(url).pathname} is not an operation of the spec`] };
     const problems: string[] = [];
     const responses = operation.operation.responses as JsonObject;
     const documented = responses[String(status)] ?? responses.default;
@@ -93,13 +102,19 @@ export class ResponseValidator {
     const content = response.content as Record<string, JsonObject> | undefined;
     if (method.toUpperCase() === 'HEAD') return { operation, problems };
     if (!content) {
-      if (body.length > 0) problems.push(`status ${status} of ${operation.operationId} has no documented body, got ${body.length} bytes`);
+      if (body.length > 0)
+        problems.push(
+          `status ${status} of ${operation.operationId} has no documented body, got ${body.length} bytes`,
+        );
       return { operation, problems };
     }
     const type = mediaType(headers.get('content-type'));
-    const media = content[type] ?? (type.startsWith('text/') ? content['text/*'] : undefined) ?? content['*/*'];
+    const media =
+      content[type] ?? (type.startsWith('text/') ? content['text/*'] : undefined) ?? content['*/*'];
     if (!media) {
-      problems.push(`content type "${type}" is not documented for ${operation.operationId} ${status} (${Object.keys(content).join(', ')})`);
+      problems.push(
+        `content type "${type}" is not documented for ${operation.operationId} ${status} (${Object.keys(content).join(', ')})`,
+      );
       return { operation, problems };
     }
     if (isJson(type)) {

@@ -42,10 +42,18 @@ export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typ
   return async (input, init) => {
     const request = new Request(input, init);
     const requestBody =
-      request.body && !request.headers.get('content-type')?.startsWith('multipart/') ? await request.clone().text() : undefined;
+      request.body && !request.headers.get('content-type')?.startsWith('multipart/')
+        ? await request.clone().text()
+        : undefined;
     const response = await baseFetch(request);
     const text = request.method === 'HEAD' ? '' : await response.clone().text();
-    const { operation, problems } = validator.check(request.method, request.url, response.status, response.headers, text);
+    const { operation, problems } = validator.check(
+      request.method,
+      request.url,
+      response.status,
+      response.headers,
+      text,
+    );
     const exchange: Exchange = {
       operationId: operation?.operationId,
       method: request.method,

@@ -69,7 +69,9 @@ describe('GET and HEAD a file', () => {
       [project, 'README.md', 'no-such-ref'],
       ['acme/no-such-project', 'README.md', 'main'],
     ] as const) {
-      const { response, error } = await client.GET(FILE, { params: { path: { id, file_path: filePath }, query: { ref } } });
+      const { response, error } = await client.GET(FILE, {
+        params: { path: { id, file_path: filePath }, query: { ref } },
+      });
       expect(response.status).toBe(404);
       expect(error?.message).toMatch(/404/);
     }
@@ -85,7 +87,9 @@ describe('GET and HEAD a file', () => {
   });
 
   it('needs ref (400)', async () => {
-    const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/repository/files/README.md`);
+    const response = await target.fetch(
+      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/repository/files/README.md`,
+    );
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: expect.stringMatching(/ref/) });
   });
@@ -97,11 +101,23 @@ describe('blame and raw', () => {
     const params = { path: { id: project, file_path: 'blame-me.txt' } };
     await client.POST(FILE, {
       params,
-      body: { branch: 'develop', content: 'one\ntwo\n', commit_message: 'first', author_name: 'First Author', author_email: 'first@example.com' },
+      body: {
+        branch: 'develop',
+        content: 'one\ntwo\n',
+        commit_message: 'first',
+        author_name: 'First Author',
+        author_email: 'first@example.com',
+      },
     });
     await client.PUT(FILE, {
       params,
-      body: { branch: 'develop', content: 'one\ntwo\nthree\n', commit_message: 'second', author_name: 'Second Author', author_email: 'second@example.com' },
+      body: {
+        branch: 'develop',
+        content: 'one\ntwo\nthree\n',
+        commit_message: 'second',
+        author_name: 'Second Author',
+        author_email: 'second@example.com',
+      },
     });
     const { data } = await client.GET(`${FILE}/blame`, { params: { ...params, query: { ref: 'develop' } } });
     expect(data?.map((range) => [range.commit.author_name, range.lines])).toEqual([
@@ -117,9 +133,13 @@ describe('blame and raw', () => {
     const params = { path: { id: project, file_path: 'README.md' }, query: { ref: 'main' } };
     const { data } = await client.GET(`${FILE}/raw`, { params, parseAs: 'text' });
     expect(data).toMatch(/^# Website/);
-    expect((await client.HEAD(`${FILE}/raw`, { params })).response.headers.get('X-Service-Size')).toBe(String(Buffer.byteLength(data ?? '')));
+    expect((await client.HEAD(`${FILE}/raw`, { params })).response.headers.get('X-Service-Size')).toBe(
+      String(Buffer.byteLength(data ?? '')),
+    );
     expect((await client.HEAD(`${FILE}/blame`, { params })).response.status).toBe(200);
-    expect((await client.GET(`${FILE}/raw`, { params: { ...params, query: { ref: 'nope' } } })).response.status).toBe(404);
+    expect(
+      (await client.GET(`${FILE}/raw`, { params: { ...params, query: { ref: 'nope' } } })).response.status,
+    ).toBe(404);
   });
 });
 
@@ -130,7 +150,14 @@ describe('committing one file', () => {
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
     const created = await client.POST(FILE, {
       params,
-      body: { branch: 'develop', content: bytes.toString('base64'), encoding: 'base64', commit_message: 'add binary', author_name: 'Bin Author', author_email: 'bin@example.com' },
+      body: {
+        branch: 'develop',
+        content: bytes.toString('base64'),
+        encoding: 'base64',
+        commit_message: 'add binary',
+        author_name: 'Bin Author',
+        author_email: 'bin@example.com',
+      },
     });
     expect(created.response.status).toBe(201);
     expect(created.data).toEqual({ file_path: 'dir/new file.bin', branch: 'develop' });
@@ -139,12 +166,22 @@ describe('committing one file', () => {
 
     const updated = await client.PUT(FILE, {
       params,
-      body: { branch: 'develop', content: 'text now', commit_message: 'update', last_commit_id: read.data?.last_commit_id },
+      body: {
+        branch: 'develop',
+        content: 'text now',
+        commit_message: 'update',
+        last_commit_id: read.data?.last_commit_id,
+      },
     });
     expect(updated.response.status).toBe(200);
-    const deleted = await client.DELETE(FILE, { params, body: { branch: 'develop', commit_message: 'remove' } });
+    const deleted = await client.DELETE(FILE, {
+      params,
+      body: { branch: 'develop', commit_message: 'remove' },
+    });
     expect(deleted.response.status).toBe(204);
-    expect((await client.GET(FILE, { params: { ...params, query: { ref: 'develop' } } })).response.status).toBe(404);
+    expect(
+      (await client.GET(FILE, { params: { ...params, query: { ref: 'develop' } } })).response.status,
+    ).toBe(404);
   });
 
   it('creates a new branch from start_branch', async () => {
@@ -162,7 +199,9 @@ describe('committing one file', () => {
 
   it('refuses the three failure causes of the seed with 400', async () => {
     const client = target.as('maintainer');
-    const current = await client.GET(FILE, { params: { path: { id: project, file_path: 'README.md' }, query: { ref: 'main' } } });
+    const current = await client.GET(FILE, {
+      params: { path: { id: project, file_path: 'README.md' }, query: { ref: 'main' } },
+    });
     const text = Buffer.from(current.data?.content ?? '', 'base64').toString('utf8');
 
     const traversal = await client.POST(FILE, {
@@ -180,7 +219,12 @@ describe('committing one file', () => {
 
     const stale = await client.PUT(FILE, {
       params: { path: { id: project, file_path: 'README.md' } },
-      body: { branch: 'main', content: `${text}more\n`, commit_message: 'stale', last_commit_id: '0'.repeat(40) },
+      body: {
+        branch: 'main',
+        content: `${text}more\n`,
+        commit_message: 'stale',
+        last_commit_id: '0'.repeat(40),
+      },
     });
     expect(stale.response.status).toBe(400);
     expect(stale.error?.message).toMatch(/changed/);
@@ -196,7 +240,12 @@ describe('committing one file', () => {
       ['a', 'b'].map((name) =>
         client.PUT(FILE, {
           params,
-          body: { branch, content: `${name}\n`, commit_message: `edit ${name}`, last_commit_id: base.data?.last_commit_id },
+          body: {
+            branch,
+            content: `${name}\n`,
+            commit_message: `edit ${name}`,
+            last_commit_id: base.data?.last_commit_id,
+          },
         }),
       ),
     );
@@ -205,7 +254,9 @@ describe('committing one file', () => {
     const after = await client.GET(FILE, { params: { ...params, query: { ref: branch } } });
     const winner = edits.findIndex((edit) => edit.response.status === 200);
     expect(Buffer.from(after.data?.content ?? '', 'base64').toString()).toBe(`${['a', 'b'][winner]}\n`);
-    const tip = await client.GET('/projects/{id}/repository/branches/{branch}', { params: { path: { id: project, branch } } });
+    const tip = await client.GET('/projects/{id}/repository/branches/{branch}', {
+      params: { path: { id: project, branch } },
+    });
     expect(tip.data?.commit.parent_ids).toEqual([base.data?.commit_id]);
   });
 
@@ -219,7 +270,10 @@ describe('committing one file', () => {
     expect(scoped.error?.error).toBe('insufficient_scope');
     const onMain = await target.as('developer').POST(FILE, { params, body: { ...body, branch: 'main' } });
     expect(onMain.response.status).toBe(403);
-    expect((await target.as('maintainer').POST(FILE, { params, body: { ...body, branch: 'main' } })).response.status).toBe(201);
+    expect(
+      (await target.as('maintainer').POST(FILE, { params, body: { ...body, branch: 'main' } })).response
+        .status,
+    ).toBe(201);
   });
 
   it('rejects a missing required field and a wrong type with 400 in the Error shape', async () => {
@@ -230,18 +284,25 @@ describe('committing one file', () => {
     expect(missing.response.status).toBe(400);
     expect(missing.error?.error).toMatch(/commit_message/);
     // @ts-expect-error encoding must be text or base64
-    const wrong = await client.POST(FILE, { params, body: { branch: 'develop', content: 'x', commit_message: 'm', encoding: 'hex' } });
+    const wrong = await client.POST(FILE, {
+      params,
+      body: { branch: 'develop', content: 'x', commit_message: 'm', encoding: 'hex' },
+    });
     expect(wrong.response.status).toBe(400);
   });
 });
 
 describe('parameter carriers', () => {
-  const url = () => `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/repository/files/`;
+  const url = () =>
+    `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/repository/files/`;
   const token = () => target.config.tokens.developer;
 
   it('takes write parameters from the query string', async () => {
     const query = new URLSearchParams({ branch: 'develop', content: 'q', commit_message: 'via query' });
-    const response = await target.fetch(`${url()}carrier-query.txt?${query}`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token() } });
+    const response = await target.fetch(`${url()}carrier-query.txt?${query}`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': token() },
+    });
     expect(response.status).toBe(201);
   });
 

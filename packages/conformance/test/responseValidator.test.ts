@@ -23,12 +23,26 @@ const goodFile = {
 
 describe('ResponseValidator', () => {
   it('finds the operation behind a URL, literal segments before templated ones', () => {
-    expect(validator.check('GET', `${BASE}/projects/a%2Fb/repository/files/x%2Fy/raw?ref=main`, 404, ...json({ message: '404 File Not Found' })).operation?.operationId).toBe(
-      'getRepositoryFileRaw',
-    );
-    expect(validator.check('GET', `${BASE}/snippets/public`, 401, ...json({ message: '401 Unauthorized' })).operation?.operationId).toBe('listPublicSnippets');
-    expect(validator.check('POST', `${BASE}/projects/import`, 401, ...json({ message: 'x' })).operation?.operationId).toBe('importProject');
-    expect(validator.check('GET', 'http://127.0.0.1:1/api/scim/v2/groups/acme/Users', 401, new Headers(), '').operation?.operationId).toBe('listScimUsers');
+    expect(
+      validator.check(
+        'GET',
+        `${BASE}/projects/a%2Fb/repository/files/x%2Fy/raw?ref=main`,
+        404,
+        ...json({ message: '404 File Not Found' }),
+      ).operation?.operationId,
+    ).toBe('getRepositoryFileRaw');
+    expect(
+      validator.check('GET', `${BASE}/snippets/public`, 401, ...json({ message: '401 Unauthorized' }))
+        .operation?.operationId,
+    ).toBe('listPublicSnippets');
+    expect(
+      validator.check('POST', `${BASE}/projects/import`, 401, ...json({ message: 'x' })).operation
+        ?.operationId,
+    ).toBe('importProject');
+    expect(
+      validator.check('GET', 'http://127.0.0.1:1/api/scim/v2/groups/acme/Users', 401, new Headers(), '')
+        .operation?.operationId,
+    ).toBe('listScimUsers');
   });
 
   it('accepts a conforming body and rejects a wrong one', () => {
@@ -45,23 +59,35 @@ describe('ResponseValidator', () => {
       'X-Service-Size': '3',
     };
     expect(validator.check('GET', url, 200, ...json(goodFile, headers)).problems).toEqual([]);
-    expect(validator.check('GET', url, 200, ...json({ ...goodFile, size: 'three' }, headers)).problems.join()).toMatch(/size/);
+    expect(
+      validator.check('GET', url, 200, ...json({ ...goodFile, size: 'three' }, headers)).problems.join(),
+    ).toMatch(/size/);
     const { file_name: _, ...missing } = goodFile;
     expect(validator.check('GET', url, 200, ...json(missing, headers)).problems.join()).toMatch(/file_name/);
   });
 
   it('rejects an undocumented status, a wrong content type, a missing required header and a bad header value', () => {
     const url = `${BASE}/projects/1/repository/files/README.md?ref=main`;
-    expect(validator.check('GET', url, 418, ...json({ message: 'x' })).problems.join()).toMatch(/not documented/);
-    expect(validator.check('GET', url, 404, new Headers({ 'content-type': 'text/html' }), '<p>').problems.join()).toMatch(/content type/);
+    expect(validator.check('GET', url, 418, ...json({ message: 'x' })).problems.join()).toMatch(
+      /not documented/,
+    );
+    expect(
+      validator.check('GET', url, 404, new Headers({ 'content-type': 'text/html' }), '<p>').problems.join(),
+    ).toMatch(/content type/);
     expect(validator.check('HEAD', url, 200, new Headers(), '').problems.join()).toMatch(/X-Service-Blob-Id/);
     const list = `${BASE}/projects/1/repository/branches`;
-    expect(validator.check('GET', list, 200, ...json([], { 'X-Total': 'many' })).problems.join()).toMatch(/X-Total/);
+    expect(validator.check('GET', list, 200, ...json([], { 'X-Total': 'many' })).problems.join()).toMatch(
+      /X-Total/,
+    );
   });
 
   it('rejects a body where none is documented, and an unknown path', () => {
     const url = `${BASE}/projects/1/repository/branches/feature`;
-    expect(validator.check('DELETE', url, 204, new Headers(), 'oops').problems.join()).toMatch(/no documented body/);
-    expect(validator.check('GET', `${BASE}/nowhere`, 200, new Headers(), '').problems.join()).toMatch(/not an operation/);
+    expect(validator.check('DELETE', url, 204, new Headers(), 'oops').problems.join()).toMatch(
+      /no documented body/,
+    );
+    expect(validator.check('GET', `${BASE}/nowhere`, 200, new Headers(), '').problems.join()).toMatch(
+      /not an operation/,
+    );
   });
 });

@@ -4,22 +4,52 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CommitFileChangeInput, checkFilePath, GitRepository, initBareRepository, maskCredentials } from './repository.js';
+import {
+  type CommitFileChangeInput,
+  checkFilePath,
+  GitRepository,
+  initBareRepository,
+  maskCredentials,
+} from './repository.js';
 
 const execFileAsync = promisify(execFile);
 
 /** Direct git access for assertions, independent of the code under test. */
 async function git(repo: string, ...args: string[]): Promise<string> {
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+  };
   const { stdout } = await execFileAsync('git', [`--git-dir=${repo}`, ...args], { env, encoding: 'utf8' });
   return stdout.trim();
 }
 
-const ALICE = { authorName: 'Alice', authorEmail: 'alice@example.com', committerName: 'Alice', committerEmail: 'alice@example.com' };
-const BOB = { authorName: 'Bob', authorEmail: 'bob@example.com', committerName: 'Bob', committerEmail: 'bob@example.com' };
+const ALICE = {
+  authorName: 'Alice',
+  authorEmail: 'alice@example.com',
+  committerName: 'Alice',
+  committerEmail: 'alice@example.com',
+};
+const BOB = {
+  authorName: 'Bob',
+  authorEmail: 'bob@example.com',
+  committerName: 'Bob',
+  committerEmail: 'bob@example.com',
+};
 
-function change(overrides: Partial<CommitFileChangeInput> & Pick<CommitFileChangeInput, 'filePath'>): CommitFileChangeInput {
-  return { branch: 'main', action: 'create', content: Buffer.from('x\n'), message: 'change', ...ALICE, ...overrides };
+function change(
+  overrides: Partial<CommitFileChangeInput> & Pick<CommitFileChangeInput, 'filePath'>,
+): CommitFileChangeInput {
+  return {
+    branch: 'main',
+    action: 'create',
+    content: Buffer.from('x\n'),
+    message: 'change',
+    ...ALICE,
+    ...overrides,
+  };
 }
 
 let root: string;
@@ -40,8 +70,12 @@ async function newRepo(): Promise<GitRepository> {
 /** A repository with `main` holding README.md and docs/guide.md in two commits. */
 async function seededRepo(): Promise<{ repo: GitRepository; first: string; second: string }> {
   const repo = await newRepo();
-  const first = await repo.commitFileChange(change({ filePath: 'README.md', content: Buffer.from('# Hello\n'), message: 'Initial' }));
-  const second = await repo.commitFileChange(change({ filePath: 'docs/guide.md', content: Buffer.from('guide\n'), message: 'Add guide' }));
+  const first = await repo.commitFileChange(
+    change({ filePath: 'README.md', content: Buffer.from('# Hello\n'), message: 'Initial' }),
+  );
+  const second = await repo.commitFileChange(
+    change({ filePath: 'docs/guide.md', content: Buffer.from('guide\n'), message: 'Add guide' }),
+  );
   if (!first.ok || !second.ok) throw new Error('seeding failed');
   return { repo, first: first.commitId, second: second.commitId };
 }
@@ -70,7 +104,19 @@ describe('resolveRef', () => {
   it('resolves branches, tags, full and short SHAs, and rejects unknown or option-like refs', async () => {
     const { repo, first, second } = await seededRepo();
     await git(repo.path, 'tag', 'v1', first);
-    await git(repo.path, '-c', 'user.name=T', '-c', 'user.email=t@e', 'tag', '-a', '-m', 'annotated', 'v2', second);
+    await git(
+      repo.path,
+      '-c',
+      'user.name=T',
+      '-c',
+      'user.email=t@e',
+      'tag',
+      '-a',
+      '-m',
+      'annotated',
+      'v2',
+      second,
+    );
     expect(await repo.resolveRef('main')).toBe(second);
     expect(await repo.resolveRef('v1')).toBe(first);
     expect(await repo.resolveRef('v2')).toBe(second); // peeled to the commit
@@ -97,9 +143,19 @@ describe('commitFileChange and readFile', () => {
   it('round-trips binary content and odd paths byte for byte', async () => {
     const repo = await newRepo();
     const binary = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256));
-    const paths = ['bin/data.bin', 'dir with spaces/file name.txt', 'ünïcødé/日本語.md', 'a:b/c*d?.txt', 'deep/er/still/x'];
+    const paths = [
+      'bin/data.bin',
+      'dir with spaces/file name.txt',
+      'ünïcødé/日本語.md',
+      'a:b/c*d?.txt',
+      'deep/er/still/x',
+    ];
     for (const filePath of paths) {
-      expectOk(await repo.commitFileChange(change({ filePath, content: filePath === 'bin/data.bin' ? binary : Buffer.from(filePath) })));
+      expectOk(
+        await repo.commitFileChange(
+          change({ filePath, content: filePath === 'bin/data.bin' ? binary : Buffer.from(filePath) }),
+        ),
+      );
     }
     const file = await repo.readFile('main', 'bin/data.bin');
     expect(file?.content.equals(binary)).toBe(true);
@@ -134,10 +190,14 @@ describe('commitFileChange and readFile', () => {
 
   it('updates and deletes files', async () => {
     const { repo, second } = await seededRepo();
-    const updated = await repo.commitFileChange(change({ action: 'update', filePath: 'README.md', content: Buffer.from('new\n') }));
+    const updated = await repo.commitFileChange(
+      change({ action: 'update', filePath: 'README.md', content: Buffer.from('new\n') }),
+    );
     expectOk(updated);
     expect((await repo.readFile('main', 'README.md'))?.content.toString()).toBe('new\n');
-    const deleted = await repo.commitFileChange(change({ action: 'delete', filePath: 'docs/guide.md', content: undefined }));
+    const deleted = await repo.commitFileChange(
+      change({ action: 'delete', filePath: 'docs/guide.md', content: undefined }),
+    );
     expectOk(deleted);
     expect(await repo.listTreePaths('main')).toEqual(['README.md']);
     expect(await repo.listTreePaths(second)).toEqual(['README.md', 'docs/guide.md']);
@@ -148,26 +208,62 @@ describe('commitFileChange and readFile', () => {
     const { repo } = await seededRepo();
     // Make README.md executable on main with raw plumbing.
     const index = join(root, `index-${counter}`);
-    const env = { ...process.env, GIT_INDEX_FILE: index, GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@e' };
-    const run = async (...args: string[]) => (await execFileAsync('git', [`--git-dir=${repo.path}`, ...args], { env })).stdout.trim();
+    const env = {
+      ...process.env,
+      GIT_INDEX_FILE: index,
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'T',
+      GIT_AUTHOR_EMAIL: 't@e',
+      GIT_COMMITTER_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@e',
+    };
+    const run = async (...args: string[]) =>
+      (await execFileAsync('git', [`--git-dir=${repo.path}`, ...args], { env })).stdout.trim();
     await run('read-tree', 'main');
     await run('update-index', '--cacheinfo', `100755,${await run('rev-parse', 'main:README.md')},README.md`);
     const commit = await run('commit-tree', await run('write-tree'), '-p', 'main', '-m', 'chmod');
     await run('update-ref', 'refs/heads/main', commit);
-    expectOk(await repo.commitFileChange(change({ action: 'update', filePath: 'README.md', content: Buffer.from('#!/bin/sh\n') })));
+    expectOk(
+      await repo.commitFileChange(
+        change({ action: 'update', filePath: 'README.md', content: Buffer.from('#!/bin/sh\n') }),
+      ),
+    );
     expect(await git(repo.path, 'ls-tree', 'main', 'README.md')).toMatch(/^100755 blob /);
   });
 
   it('creates a new branch from startBranch', async () => {
     const { repo, second } = await seededRepo();
-    const result = await repo.commitFileChange(change({ branch: 'feature/x', startBranch: 'main', filePath: 'f.txt' }));
+    const result = await repo.commitFileChange(
+      change({ branch: 'feature/x', startBranch: 'main', filePath: 'f.txt' }),
+    );
     expectOk(result);
     expect(await git(repo.path, 'rev-parse', `${result.commitId}^`)).toBe(second);
     expect(await repo.resolveRef('main')).toBe(second);
     // Once the branch exists, startBranch is ignored and the branch tip is the base.
-    const next = await repo.commitFileChange(change({ branch: 'feature/x', startBranch: 'main', filePath: 'g.txt' }));
+    const next = await repo.commitFileChange(
+      change({ branch: 'feature/x', startBranch: 'main', filePath: 'g.txt' }),
+    );
     expectOk(next);
     expect(await git(repo.path, 'rev-parse', `${next.commitId}^`)).toBe(result.commitId);
+  });
+
+  it('builds correct trees when edits alternate between branches (index reuse)', async () => {
+    const { repo } = await seededRepo();
+    expectOk(await repo.createBranch('other', 'main'));
+    const expected: Record<string, string[]> = {
+      main: ['README.md', 'docs/guide.md'],
+      other: ['README.md', 'docs/guide.md'],
+    };
+    for (let i = 0; i < 6; i += 1) {
+      const branch = i % 3 === 2 ? 'other' : 'main';
+      expectOk(await repo.commitFileChange(change({ branch, filePath: `docs/${branch}-${i}.md` })));
+      expected[branch]?.push(`docs/${branch}-${i}.md`);
+    }
+    expectOk(await repo.commitFileChange(change({ action: 'delete', filePath: 'docs/main-0.md' })));
+    expected.main = expected.main?.filter((p) => p !== 'docs/main-0.md') ?? [];
+    expect((await repo.listTreePaths('main'))?.sort()).toEqual(expected.main.sort());
+    expect((await repo.listTreePaths('other'))?.sort()).toEqual(expected.other?.sort());
+    await git(repo.path, 'fsck', '--strict', '--no-dangling');
   });
 
   it('stores the message verbatim', async () => {
@@ -208,38 +304,82 @@ describe('commitFileChange failures', () => {
 
   it('detects empty commits', async () => {
     const { repo, second } = await seededRepo();
-    const result = await repo.commitFileChange(change({ action: 'update', filePath: 'README.md', content: Buffer.from('# Hello\n') }));
+    const result = await repo.commitFileChange(
+      change({ action: 'update', filePath: 'README.md', content: Buffer.from('# Hello\n') }),
+    );
     expect(result).toMatchObject({ ok: false, reason: 'empty_commit' });
     expect(await repo.resolveRef('main')).toBe(second);
   });
 
   it('detects existing and missing files', async () => {
     const { repo, second } = await seededRepo();
-    expect(await repo.commitFileChange(change({ filePath: 'README.md' }))).toMatchObject({ ok: false, reason: 'file_exists' });
-    expect(await repo.commitFileChange(change({ filePath: 'docs' }))).toMatchObject({ ok: false, reason: 'file_exists' });
-    expect(await repo.commitFileChange(change({ filePath: 'README.md/x' }))).toMatchObject({ ok: false, reason: 'file_exists' });
-    expect(await repo.commitFileChange(change({ action: 'update', filePath: 'nope.md' }))).toMatchObject({ ok: false, reason: 'file_missing' });
-    expect(await repo.commitFileChange(change({ action: 'update', filePath: 'docs' }))).toMatchObject({ ok: false, reason: 'file_missing' });
-    expect(await repo.commitFileChange(change({ action: 'delete', filePath: 'nope.md' }))).toMatchObject({ ok: false, reason: 'file_missing' });
-    expect(await repo.commitFileChange(change({ action: 'delete', filePath: 'docs' }))).toMatchObject({ ok: false, reason: 'file_missing' });
+    expect(await repo.commitFileChange(change({ filePath: 'README.md' }))).toMatchObject({
+      ok: false,
+      reason: 'file_exists',
+    });
+    expect(await repo.commitFileChange(change({ filePath: 'docs' }))).toMatchObject({
+      ok: false,
+      reason: 'file_exists',
+    });
+    expect(await repo.commitFileChange(change({ filePath: 'README.md/x' }))).toMatchObject({
+      ok: false,
+      reason: 'file_exists',
+    });
+    expect(await repo.commitFileChange(change({ action: 'update', filePath: 'nope.md' }))).toMatchObject({
+      ok: false,
+      reason: 'file_missing',
+    });
+    expect(await repo.commitFileChange(change({ action: 'update', filePath: 'docs' }))).toMatchObject({
+      ok: false,
+      reason: 'file_missing',
+    });
+    expect(await repo.commitFileChange(change({ action: 'delete', filePath: 'nope.md' }))).toMatchObject({
+      ok: false,
+      reason: 'file_missing',
+    });
+    expect(await repo.commitFileChange(change({ action: 'delete', filePath: 'docs' }))).toMatchObject({
+      ok: false,
+      reason: 'file_missing',
+    });
     expect(await repo.resolveRef('main')).toBe(second);
     const empty = await newRepo();
-    expect(await empty.commitFileChange(change({ action: 'delete', filePath: 'a' }))).toMatchObject({ ok: false, reason: 'file_missing' });
-    expect(await empty.commitFileChange(change({ action: 'update', filePath: 'a' }))).toMatchObject({ ok: false, reason: 'file_missing' });
+    expect(await empty.commitFileChange(change({ action: 'delete', filePath: 'a' }))).toMatchObject({
+      ok: false,
+      reason: 'file_missing',
+    });
+    expect(await empty.commitFileChange(change({ action: 'update', filePath: 'a' }))).toMatchObject({
+      ok: false,
+      reason: 'file_missing',
+    });
   });
 
   it('detects missing and invalid branches', async () => {
     const { repo } = await seededRepo();
-    expect(await repo.commitFileChange(change({ branch: 'other', filePath: 'x' }))).toMatchObject({ ok: false, reason: 'branch_missing' });
-    expect(await repo.commitFileChange(change({ branch: 'other', startBranch: 'nope', filePath: 'x' }))).toMatchObject({
+    expect(await repo.commitFileChange(change({ branch: 'other', filePath: 'x' }))).toMatchObject({
       ok: false,
       reason: 'branch_missing',
     });
-    expect(await repo.commitFileChange(change({ branch: 'bad..name', startBranch: 'main', filePath: 'x' }))).toMatchObject({
+    expect(
+      await repo.commitFileChange(change({ branch: 'other', startBranch: 'nope', filePath: 'x' })),
+    ).toMatchObject({
+      ok: false,
+      reason: 'branch_missing',
+    });
+    expect(
+      await repo.commitFileChange(change({ branch: 'bad..name', startBranch: 'main', filePath: 'x' })),
+    ).toMatchObject({
       ok: false,
       reason: 'invalid_branch',
     });
-    expect(await repo.commitFileChange(change({ branch: '-f', startBranch: 'main', filePath: 'x' }))).toMatchObject({
+    for (const branch of ['main^', 'main~1', 'a..b', 'x@{1}', 'with space']) {
+      expect(await repo.commitFileChange(change({ branch, filePath: 'x' }))).toMatchObject({
+        ok: false,
+        reason: 'invalid_branch',
+      });
+    }
+    expect(
+      await repo.commitFileChange(change({ branch: '-f', startBranch: 'main', filePath: 'x' })),
+    ).toMatchObject({
       ok: false,
       reason: 'invalid_branch',
     });
@@ -252,20 +392,43 @@ describe('commitFileChange failures', () => {
   it('checks expectedLastCommitId (optimistic lock)', async () => {
     const { repo, first, second } = await seededRepo();
     const stale = await repo.commitFileChange(
-      change({ action: 'update', filePath: 'docs/guide.md', content: Buffer.from('v2\n'), expectedLastCommitId: first }),
+      change({
+        action: 'update',
+        filePath: 'docs/guide.md',
+        content: Buffer.from('v2\n'),
+        expectedLastCommitId: first,
+      }),
     );
     expect(stale).toMatchObject({ ok: false, reason: 'branch_moved' });
     // README.md was last changed by `first`, although the branch moved on since: that is fine.
-    expectOk(await repo.commitFileChange(change({ action: 'update', filePath: 'README.md', content: Buffer.from('v2\n'), expectedLastCommitId: first })));
     expectOk(
-      await repo.commitFileChange(change({ action: 'update', filePath: 'docs/guide.md', content: Buffer.from('v2\n'), expectedLastCommitId: second })),
+      await repo.commitFileChange(
+        change({
+          action: 'update',
+          filePath: 'README.md',
+          content: Buffer.from('v2\n'),
+          expectedLastCommitId: first,
+        }),
+      ),
+    );
+    expectOk(
+      await repo.commitFileChange(
+        change({
+          action: 'update',
+          filePath: 'docs/guide.md',
+          content: Buffer.from('v2\n'),
+          expectedLastCommitId: second,
+        }),
+      ),
     );
   });
 
   it('lets exactly one of 10 concurrent edits per tip win, losing none', async () => {
     const { repo, second } = await seededRepo();
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => repo.commitFileChange(change({ filePath: `concurrent/${i}.txt`, content: Buffer.from(`${i}\n`) }))),
+      Array.from({ length: 10 }, (_, i) =>
+        repo.commitFileChange(change({ filePath: `concurrent/${i}.txt`, content: Buffer.from(`${i}\n`) })),
+      ),
     );
     const successes = results.filter((r) => r.ok);
     const failures = results.filter((r) => !r.ok);
@@ -274,17 +437,31 @@ describe('commitFileChange failures', () => {
     const added = (await git(repo.path, 'rev-list', `${second}..main`)).split('\n').filter(Boolean);
     expect(added.length).toBe(successes.length);
     for (const success of successes) if (success.ok) expect(added).toContain(success.commitId);
-    expect((await repo.listTreePaths('main'))?.filter((p) => p.startsWith('concurrent/')).length).toBe(successes.length);
+    expect((await repo.listTreePaths('main'))?.filter((p) => p.startsWith('concurrent/')).length).toBe(
+      successes.length,
+    );
   });
 });
 
 describe('blame', () => {
   it('groups consecutive lines by commit across two authors', async () => {
     const repo = await newRepo();
-    const one = await repo.commitFileChange(change({ filePath: 'src/app file.ts', content: Buffer.from('a\nb\nc\nd\n'), message: 'Alice writes\n\nbody' }));
+    const one = await repo.commitFileChange(
+      change({
+        filePath: 'src/app file.ts',
+        content: Buffer.from('a\nb\nc\nd\n'),
+        message: 'Alice writes\n\nbody',
+      }),
+    );
     expectOk(one);
     const two = await repo.commitFileChange(
-      change({ ...BOB, action: 'update', filePath: 'src/app file.ts', content: Buffer.from('a\nB\nC\nd\ne\n'), message: 'Bob edits' }),
+      change({
+        ...BOB,
+        action: 'update',
+        filePath: 'src/app file.ts',
+        content: Buffer.from('a\nB\nC\nd\ne\n'),
+        message: 'Bob edits',
+      }),
     );
     expectOk(two);
     const ranges = await repo.blame('main', 'src/app file.ts');
@@ -295,12 +472,24 @@ describe('blame', () => {
       [two.commitId, ['e']],
     ]);
     const [first, second] = ranges ?? [];
-    expect(first?.commit).toMatchObject({ author_name: 'Alice', author_email: 'alice@example.com', message: 'Alice writes\n\nbody', parent_ids: [] });
-    expect(second?.commit).toMatchObject({ author_name: 'Bob', committer_email: 'bob@example.com', message: 'Bob edits', parent_ids: [one.commitId] });
+    expect(first?.commit).toMatchObject({
+      author_name: 'Alice',
+      author_email: 'alice@example.com',
+      message: 'Alice writes\n\nbody',
+      parent_ids: [],
+    });
+    expect(second?.commit).toMatchObject({
+      author_name: 'Bob',
+      committer_email: 'bob@example.com',
+      message: 'Bob edits',
+      parent_ids: [one.commitId],
+    });
     expect(first?.commit.authored_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
     expect(first?.commit.committed_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
     // An older ref sees only the first commit.
-    expect((await repo.blame(one.commitId, 'src/app file.ts'))?.map((r) => r.lines)).toEqual([['a', 'b', 'c', 'd']]);
+    expect((await repo.blame(one.commitId, 'src/app file.ts'))?.map((r) => r.lines)).toEqual([
+      ['a', 'b', 'c', 'd'],
+    ]);
   });
 
   it('returns null for missing refs or paths and [] for empty files', async () => {
@@ -368,7 +557,9 @@ describe('branches', () => {
     const { repo, first } = await seededRepo();
     expectOk(await repo.createBranch('old', first));
     expectOk(await repo.createBranch('same', 'main'));
-    expectOk(await repo.commitFileChange(change({ branch: 'ahead', startBranch: 'main', filePath: 'new.txt' })));
+    expectOk(
+      await repo.commitFileChange(change({ branch: 'ahead', startBranch: 'main', filePath: 'new.txt' })),
+    );
     const ahead = await repo.resolveRef('ahead');
     expect(await repo.isMerged(first, 'main')).toBe(true);
     expect(await repo.isMerged(ahead ?? '', 'main')).toBe(false);
@@ -383,7 +574,9 @@ describe('pushMirror', () => {
     const { repo, second } = await seededRepo();
     expectOk(await repo.createBranch('topic', 'main'));
     const target = await newRepo();
-    expect(await repo.pushMirror(`file://${target.path}`, { refs: ['main'], force: false })).toEqual({ ok: true });
+    expect(await repo.pushMirror(`file://${target.path}`, { refs: ['main'], force: false })).toEqual({
+      ok: true,
+    });
     expect(await target.resolveRef('main')).toBe(second);
     expect(await target.getBranch('topic')).toBeNull();
 
@@ -391,7 +584,9 @@ describe('pushMirror', () => {
     expectOk(await target.commitFileChange(change({ filePath: 'only-in-mirror' })));
     const refused = await repo.pushMirror(target.path, { refs: ['main', 'topic'], force: false });
     expect(refused.ok).toBe(false);
-    expect(await repo.pushMirror(target.path, { refs: ['main', 'topic'], force: true })).toEqual({ ok: true });
+    expect(await repo.pushMirror(target.path, { refs: ['main', 'topic'], force: true })).toEqual({
+      ok: true,
+    });
     expect(await target.resolveRef('main')).toBe(second);
     expect(await target.resolveRef('topic')).toBe(second);
     expect(await repo.pushMirror(target.path, { refs: [], force: true })).toEqual({ ok: true });
@@ -399,7 +594,10 @@ describe('pushMirror', () => {
 
   it('reports failures with credentials masked', async () => {
     const { repo } = await seededRepo();
-    const missing = await repo.pushMirror(`file://${join(root, 'does-not-exist.git')}`, { refs: ['main'], force: false });
+    const missing = await repo.pushMirror(`file://${join(root, 'does-not-exist.git')}`, {
+      refs: ['main'],
+      force: false,
+    });
     expect(missing.ok).toBe(false);
     const secretUrl = 'http://mirror-user:s3cr3t-token@127.0.0.1:9/group/project.git';
     const refused = await repo.pushMirror(secretUrl, { refs: ['main'], force: true });
@@ -408,8 +606,12 @@ describe('pushMirror', () => {
       expect(refused.error.length).toBeGreaterThan(0);
       expect(refused.error).not.toContain('s3cr3t-token');
     }
-    expect(await repo.pushMirror('--upload-pack=evil', { refs: ['main'], force: false })).toMatchObject({ ok: false });
-    expect(await repo.pushMirror(`file://${root}/x.git`, { refs: ['-x'], force: false })).toMatchObject({ ok: false });
+    expect(await repo.pushMirror('--upload-pack=evil', { refs: ['main'], force: false })).toMatchObject({
+      ok: false,
+    });
+    expect(await repo.pushMirror(`file://${root}/x.git`, { refs: ['-x'], force: false })).toMatchObject({
+      ok: false,
+    });
   });
 
   it('masks credentials in arbitrary text', () => {
@@ -424,7 +626,16 @@ describe('bundles', () => {
   it('round-trips every branch and tag with identical SHAs', async () => {
     const { repo, first } = await seededRepo();
     expectOk(await repo.createBranch('feature/a', first));
-    expectOk(await repo.commitFileChange(change({ branch: 'feature/b', startBranch: 'main', filePath: 'b.bin', content: Buffer.from([0, 1, 2, 255]) })));
+    expectOk(
+      await repo.commitFileChange(
+        change({
+          branch: 'feature/b',
+          startBranch: 'main',
+          filePath: 'b.bin',
+          content: Buffer.from([0, 1, 2, 255]),
+        }),
+      ),
+    );
     await git(repo.path, 'tag', 'v1.0', first);
     const bundle = join(root, `export-${counter}.bundle`);
     await repo.createBundle(bundle);
@@ -450,7 +661,11 @@ describe('throughput', () => {
     const count = 50;
     const start = performance.now();
     for (let i = 0; i < count; i += 1) {
-      expectOk(await repo.commitFileChange(change({ filePath: `files/${i % 10}/f${i}.txt`, content: Buffer.from(`${i}\n`) })));
+      expectOk(
+        await repo.commitFileChange(
+          change({ filePath: `files/${i % 10}/f${i}.txt`, content: Buffer.from(`${i}\n`) }),
+        ),
+      );
     }
     const perSecond = (count * 1000) / (performance.now() - start);
     console.log(`commitFileChange: ${perSecond.toFixed(0)} commits/s sequential`);

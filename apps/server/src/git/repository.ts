@@ -6,7 +6,9 @@
  * so each operation uses as few as it can and runs independent ones in parallel.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
@@ -180,11 +182,8 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /** Runs git and collects its output; never rejects on a non-zero exit, only when git cannot start. */
-export const TIMING = new Map<string, number[]>();
 function runGit(args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const t0 = performance.now();
-  const key = args.find((a, i) => i > 6 && !a.startsWith('-')) ?? '';
-  return new Promise<RunResult>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const timed = options.timeoutMs !== undefined;
     const child = spawn('git', args, {
       env: options.env ? { ...gitEnv(), ...options.env } : gitEnv(),
@@ -223,7 +222,7 @@ function runGit(args: string[], options: RunOptions = {}): Promise<RunResult> {
       });
     });
     child.stdin.end(options.input);
-  }).finally(() => { const l = TIMING.get(key) ?? []; l.push(performance.now() - t0); TIMING.set(key, l); });
+  });
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -325,8 +324,18 @@ const BRANCH_FIELDS = [
 const BRANCH_FORMAT = BRANCH_FIELDS.map((field) => `${field}%00`).join('');
 
 function toBranchInfo(record: string[]): BranchInfo {
-  const [ref = '', id = '', parents = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', message = ''] =
-    record;
+  const [
+    ref = '',
+    id = '',
+    parents = '',
+    an = '',
+    ae = '',
+    ad = '',
+    cn = '',
+    ce = '',
+    cd = '',
+    message = '',
+  ] = record;
   return {
     name: ref.replace(/^refs\/heads\//, ''),
     commit: {
@@ -349,11 +358,111 @@ const BLAME_COMMIT_FIELDS = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI
 const BLAME_COMMIT_FORMAT = BLAME_COMMIT_FIELDS.map((field) => `${field}%x00`).join('');
 
 /** stderr of commands that failed because a ref, object or path does not exist. */
-const MISSING = /no such path|bad revision|unknown revision|ambiguous argument|not a valid|invalid object|bad object|does not exist|not a tree|not a blob|is a directory|needed a single revision/i;
+const MISSING =
+  /no such path|bad revision|unknown revision|ambiguous argument|not a valid|invalid object|bad object|does not exist|not a tree|not a blob|is a directory|needed a single revision/i;
 
 interface BranchTip {
   commit: string;
   tree: string;
+}
+
+interface TreeEntry {
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  id: string;
+}
+
+interface Snapshot extends BranchTip {
+  /** What is at the edited path in `tree`, if anything. */
+  entry: TreeEntry | null;
+}
+
+/** Refuses revision syntax (`main^`, `a..b`, `x@{1}`, `:/`) where a plain branch name is expected. */
+function looksLikeBranchName(name: string): boolean {
+  return isSafeRevision(name) && !/[\s~^:?*[\\\x7f]|\.\.|@\{/.test(name);
+}
+
+/** Finds `name` in a raw tree object: entries are "<mode> <name>\0<20-byte id>". */
+function findTreeEntry(tree: Buffer, name: string): TreeEntry | null {
+  const wanted = Buffer.from(name, 'utf8');
+  let offset = 0;
+  while (offset < tree.length) {
+    const space = tree.indexOf(0x20, offset);
+    const nul = tree.indexOf(0, space + 1);
+    if (space < 0 || nul < 0) break;
+    if (tree.subarray(space + 1, nul).equals(wanted)) {
+      const mode = tree.subarray(offset, space).toString('latin1');
+      const type = mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+      return { mode, type, id: tree.subarray(nul + 1, nul + 21).toString('hex') };
+    }
+    offset = nul + 21;
+  }
+  return null;
+}
+
+/**
+ * A process-wide scratch directory for private index files, named after the process. Re-created when
+ * missing (a tmp cleaner may remove it) and removed on exit; a process killed before it could clean up
+ * leaves one behind, so the first use also removes the directories of processes that no longer run.
+ */
+const SCRATCH_PREFIX = 'collab-git-';
+const SCRATCH_DIR = join(tmpdir(), `${SCRATCH_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`);
+let scratchReady: Promise<void> | undefined;
+async function scratchDir(): Promise<string> {
+  scratchReady ??= removeStaleScratchDirs().then(() => {
+    process.once('exit', () => rmSync(SCRATCH_DIR, { recursive: true, force: true }));
+  });
+  await scratchReady;
+  await mkdir(SCRATCH_DIR, { recursive: true });
+  return SCRATCH_DIR;
+}
+
+async function removeStaleScratchDirs(): Promise<void> {
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = new RegExp(`^${SCRATCH_PREFIX}(\\d+)-[0-9a-f]{8}$`).exec(name)?.[1];
+      if (pid === undefined || isRunning(Number(pid))) return;
+      await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
+    }),
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0); // signal 0 only checks that the process exists
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+  }
+}
+
+/**
+ * The private index of the last tree committed per repository, so that the next commit on top of it
+ * copies a file instead of spawning read-tree (consecutive edits of one branch are the common case).
+ * Keyed by tree SHA, a cached index is exact by construction. Bounded: the oldest repository is evicted.
+ */
+const INDEX_CACHE_SIZE = 64;
+const indexCache = new Map<string, { tree: string; file: string }>();
+
+async function rememberIndex(repository: string, tree: string, indexFile: string): Promise<void> {
+  const file = `${indexFile}.${tree}`;
+  try {
+    await rename(indexFile, file);
+  } catch {
+    return; // nothing to remember
+  }
+  const stale = [indexCache.get(repository)];
+  indexCache.delete(repository);
+  indexCache.set(repository, { tree, file });
+  if (indexCache.size > INDEX_CACHE_SIZE) {
+    const oldest = indexCache.keys().next().value;
+    if (oldest !== undefined) {
+      stale.push(indexCache.get(oldest));
+      indexCache.delete(oldest);
+    }
+  }
+  await Promise.all(stale.map((entry) => (entry ? rm(entry.file, { force: true }) : undefined)));
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -404,7 +513,9 @@ export class GitRepository {
     // `<rev>:<path>` splits at the first colon, so a revision containing one is resolved first.
     const rev = ref.includes(':') ? await this.resolveRef(ref) : ref;
     if (rev === null) return null;
-    const result = await this.git(['cat-file', '--batch'], { input: `${rev}^{commit}\n${rev}:${filePath}\n` });
+    const result = await this.git(['cat-file', '--batch'], {
+      input: `${rev}^{commit}\n${rev}:${filePath}\n`,
+    });
     if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
     const objects = parseBatchOutput(result.stdout);
     const commit = objects[0];
@@ -449,12 +560,25 @@ export class GitRepository {
     if (groups.length === 0) return [];
 
     const shas = [...new Set(groups.map((g) => g.sha))];
-    const log = await this.gitOk(['log', '--no-walk=unsorted', `--format=${BLAME_COMMIT_FORMAT}`, ...shas, '--']);
+    const log = await this.gitOk([
+      'log',
+      '--no-walk=unsorted',
+      `--format=${BLAME_COMMIT_FORMAT}`,
+      ...shas,
+      '--',
+    ]);
     const commits = new Map<string, BlameCommit>();
-    for (const [id = '', parents = '', an = '', ae = '', ad = '', cn = '', ce = '', cd = '', message = ''] of parseRecords(
-      log,
-      BLAME_COMMIT_FIELDS.length,
-    )) {
+    for (const [
+      id = '',
+      parents = '',
+      an = '',
+      ae = '',
+      ad = '',
+      cn = '',
+      ce = '',
+      cd = '',
+      message = '',
+    ] of parseRecords(log, BLAME_COMMIT_FIELDS.length)) {
       commits.set(id, {
         id,
         message,
@@ -489,71 +613,79 @@ export class GitRepository {
     const pathCheck = checkFilePath(input.filePath);
     if (!pathCheck.ok) return pathCheck;
     const filePath = pathCheck.path;
-    if (!isSafeRevision(input.branch)) return fail('invalid_branch', `invalid branch name: ${input.branch}`);
+    for (const name of [input.branch, input.startBranch]) {
+      if (name !== undefined && !looksLikeBranchName(name))
+        return fail('invalid_branch', `invalid branch name: ${name}`);
+    }
 
-    // Stage 1, in parallel: the tips of branch and startBranch, and the new blob.
+    // Stage 1, in parallel: what branch and startBranch hold now (one cat-file), and the new blob.
     const wanted = [input.branch, ...(input.startBranch !== undefined ? [input.startBranch] : [])];
-    const [tips, blobId] = await Promise.all([
-      this.readBranchTips(wanted),
+    const [snapshots, blobId] = await Promise.all([
+      this.readSnapshots(wanted, filePath),
       input.action === 'delete' ? Promise.resolve(null) : this.hashBlob(input.content ?? Buffer.alloc(0)),
     ]);
 
     // The base: the branch itself, else startBranch's tip for a new branch, else nothing (empty repo).
-    let base: BranchTip | null = tips.get(input.branch) ?? null;
+    let base: Snapshot | null = snapshots.get(input.branch) ?? null;
     const oldValue = base?.commit ?? ZERO_OID;
     if (base === null) {
       if (!(await this.isValidBranchName(input.branch))) {
         return fail('invalid_branch', `invalid branch name: ${input.branch}`);
       }
       if (input.startBranch !== undefined) {
-        base = tips.get(input.startBranch) ?? null;
+        base = snapshots.get(input.startBranch) ?? null;
         if (base === null) return fail('branch_missing', `start branch ${input.startBranch} does not exist`);
       } else if (await this.hasRefs()) {
         return fail('branch_missing', `branch ${input.branch} does not exist`);
-      } else if (input.action !== 'create') {
-        return fail('file_missing', `${filePath} does not exist`); // an empty repository has no files
       }
     }
 
-    const tempDir = await mkdtemp(join(tmpdir(), 'collab-index-'));
-    try {
-      const env = { GIT_INDEX_FILE: join(tempDir, 'index') };
+    const entry = base?.entry ?? null;
+    if (input.action === 'create' && entry) return fail('file_exists', `${filePath} already exists`);
+    if (input.action !== 'create' && entry?.type !== 'blob')
+      return fail('file_missing', `${filePath} does not exist`);
 
-      // Stage 2, in parallel: load the base tree into the private index, look at the current entry and
-      // (for the optimistic lock) the file's last commit.
-      const [, entry, lastCommitId] = await Promise.all([
-        base ? this.gitOk(['read-tree', base.tree], { env }) : Promise.resolve(null),
-        base && input.action !== 'delete' ? this.treeEntry(base.tree, filePath) : Promise.resolve(null),
+    const indexFile = join(await scratchDir(), `index-${randomUUID()}`);
+    const env = { GIT_INDEX_FILE: indexFile };
+    try {
+      // Stage 2, in parallel: the base tree into the private index and, for the optimistic lock, the
+      // file's last commit.
+      const [, lastCommitId] = await Promise.all([
+        base ? this.loadIndex(base.tree, env) : Promise.resolve(),
         base && input.expectedLastCommitId !== undefined
-          ? this.gitOk(['log', '-1', '--format=%H', base.commit, '--', filePath]).then((out) => out.toString().trim())
+          ? this.gitOk(['log', '-1', '--format=%H', base.commit, '--', filePath]).then((out) =>
+              out.toString().trim(),
+            )
           : Promise.resolve(null),
       ]);
-
-      if (input.action === 'create' && entry) return fail('file_exists', `${filePath} already exists`);
-      if (input.action === 'update' && entry?.type !== 'blob') return fail('file_missing', `${filePath} does not exist`);
-      if (input.expectedLastCommitId !== undefined && input.expectedLastCommitId.toLowerCase() !== lastCommitId) {
+      if (
+        input.expectedLastCommitId !== undefined &&
+        input.expectedLastCommitId.toLowerCase() !== lastCommitId
+      ) {
         return fail('branch_moved', `${filePath} has been changed since ${input.expectedLastCommitId}`);
       }
 
-      // Stage 3: change the index. An update keeps the entry's mode (executable, symlink).
-      const mode = entry?.type === 'blob' ? entry.mode : '100644';
-      // `--force-remove` needs a work tree; an --index-info line with mode 0 removes the entry without one.
+      // Stage 3: change the index. An update keeps the entry's mode (executable, symlink). `--force-remove`
+      // needs a work tree; an --index-info line with mode 0 removes the entry without one.
       const indexed =
         input.action === 'delete'
           ? await this.git(['update-index', '--index-info'], { env, input: `0 ${ZERO_OID}\t${filePath}\n` })
-          : await this.git(['update-index', '--add', '--cacheinfo', `${mode},${blobId ?? ''},${filePath}`], { env });
+          : await this.git(
+              ['update-index', '--add', '--cacheinfo', `${entry?.mode ?? '100644'},${blobId},${filePath}`],
+              {
+                env,
+              },
+            );
       if (indexed.code !== 0) {
-        // The only expected failure: a file/directory conflict such as creating `a/b` where `a` is a file.
-        return fail('file_exists', `${filePath} conflicts with an existing file or directory`);
+        // The one expected failure: a file/directory clash such as creating `a/b` where `a` is a file.
+        if (/appears as both a file and as a directory/.test(indexed.stderr)) {
+          return fail('file_exists', `${filePath} conflicts with an existing file or directory`);
+        }
+        throw new GitError(['update-index', filePath], indexed.code, indexed.stderr);
       }
 
       const tree = (await this.gitOk(['write-tree'], { env })).toString('utf8').trim();
-      if (tree === base?.tree) {
-        // Removing a path that is not in the index leaves the tree as it was.
-        return input.action === 'delete'
-          ? fail('file_missing', `${filePath} does not exist`)
-          : fail('empty_commit', 'the change leaves the tree unchanged');
-      }
+      if (tree === base?.tree) return fail('empty_commit', 'the change leaves the tree unchanged');
 
       const commitId = (
         await this.gitOk(['commit-tree', tree, ...(base ? ['-p', base.commit] : [])], {
@@ -570,16 +702,23 @@ export class GitRepository {
         .trim();
 
       const updated = await this.git(['update-ref', `refs/heads/${input.branch}`, commitId, oldValue]);
-      if (updated.code !== 0) return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
+      if (updated.code !== 0)
+        return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
+      await rememberIndex(this.path, tree, indexFile);
       return { ok: true, commitId };
     } finally {
-      await rm(tempDir, { recursive: true, force: true });
+      await Promise.all([rm(indexFile, { force: true }), rm(`${indexFile}.lock`, { force: true })]);
     }
   }
 
   /** All branches, sorted by name, with their tip commits, from a single for-each-ref call. */
   async listBranches(): Promise<BranchInfo[]> {
-    const out = await this.gitOk(['for-each-ref', '--sort=refname', `--format=${BRANCH_FORMAT}`, 'refs/heads/']);
+    const out = await this.gitOk([
+      'for-each-ref',
+      '--sort=refname',
+      `--format=${BRANCH_FORMAT}`,
+      'refs/heads/',
+    ]);
     return parseRecords(out, BRANCH_FIELDS.length).map(toBranchInfo);
   }
 
@@ -595,13 +734,18 @@ export class GitRepository {
   async createBranch(name: string, ref: string): Promise<CreateBranchResult> {
     const [valid, commit] = await Promise.all([this.isValidBranchName(name), this.resolveRef(ref)]);
     if (!valid) return { ok: false, reason: 'invalid_name', message: `Branch name is invalid: ${name}` };
-    if (commit === null) return { ok: false, reason: 'unknown_ref', message: `Invalid reference name: ${ref}` };
+    if (commit === null)
+      return { ok: false, reason: 'unknown_ref', message: `Invalid reference name: ${ref}` };
     const created = await this.git(['update-ref', `refs/heads/${name}`, commit, ZERO_OID]);
     if (created.code !== 0) {
       // Either the branch exists, or it clashes with one (`a/b` next to `a`): git cannot store both.
       return (await this.getBranch(name))
         ? { ok: false, reason: 'exists', message: `Branch already exists: ${name}` }
-        : { ok: false, reason: 'invalid_name', message: `Branch name conflicts with an existing branch: ${name}` };
+        : {
+            ok: false,
+            reason: 'invalid_name',
+            message: `Branch name conflicts with an existing branch: ${name}`,
+          };
     }
     const branch = await this.getBranch(name);
     if (!branch) throw new Error(`branch ${name} vanished right after its creation`);
@@ -671,11 +815,16 @@ export class GitRepository {
     const bad = options.refs.find((name) => !isSafeRevision(name));
     if (bad !== undefined) return { ok: false, error: `invalid branch name: ${bad}` };
     if (options.refs.length === 0) return { ok: true };
-    const refspecs = options.refs.map((name) => `${options.force ? '+' : ''}refs/heads/${name}:refs/heads/${name}`);
+    const refspecs = options.refs.map(
+      (name) => `${options.force ? '+' : ''}refs/heads/${name}:refs/heads/${name}`,
+    );
     try {
-      const result = await this.git(['push', '--quiet', '--no-verify', '--end-of-options', url, ...refspecs], {
-        timeoutMs: PUSH_TIMEOUT_MS,
-      });
+      const result = await this.git(
+        ['push', '--quiet', '--no-verify', '--end-of-options', url, ...refspecs],
+        {
+          timeoutMs: PUSH_TIMEOUT_MS,
+        },
+      );
       if (result.timedOut) return { ok: false, error: `push timed out after ${PUSH_TIMEOUT_MS / 1000} s` };
       if (result.code === 0) return { ok: true };
       const error = result.stderr.trim() || `git push exited with ${result.code}`;
@@ -695,7 +844,8 @@ export class GitRepository {
    * The bundle is not kept as a remote: the repository must not depend on the import file.
    */
   static async cloneFromBundle(bundlePath: string, targetPath: string): Promise<GitRepository> {
-    if (!isAbsolute(targetPath) || bundlePath.startsWith('-')) throw new Error('invalid bundle or target path');
+    if (!isAbsolute(targetPath) || bundlePath.startsWith('-'))
+      throw new Error('invalid bundle or target path');
     const args = [...CONFIG_ARGS, 'clone', '--quiet', '--bare', '--', bundlePath, targetPath];
     const result = await runGit(args);
     if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
@@ -740,7 +890,13 @@ export class GitRepository {
 
   /** Whether the repository has any branch or tag, i.e. is not freshly created. */
   private async hasRefs(): Promise<boolean> {
-    const out = await this.gitOk(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/', 'refs/tags/']);
+    const out = await this.gitOk([
+      'for-each-ref',
+      '--count=1',
+      '--format=%(refname)',
+      'refs/heads/',
+      'refs/tags/',
+    ]);
     return out.length > 0;
   }
 
@@ -748,17 +904,49 @@ export class GitRepository {
     return (await this.gitOk(['hash-object', '-w', '--stdin'], { input: content })).toString('utf8').trim();
   }
 
-  /** The tree entry at `filePath` (mode and type), or null when nothing is there. */
-  private async treeEntry(tree: string, filePath: string): Promise<{ mode: string; type: string } | null> {
-    const out = await this.gitOk(['ls-tree', '-z', tree, '--', filePath]);
-    for (const line of out.toString('utf8').split('\0')) {
-      const tab = line.indexOf('\t');
-      if (tab > 0 && line.slice(tab + 1) === filePath) {
-        const [mode = '', type = ''] = line.slice(0, tab).split(' ');
-        return { mode, type };
+  /**
+   * For each named branch that exists: its tip commit, root tree and the tree entry at `filePath`, all
+   * from one `cat-file --batch`. Each line resolves the ref again, so a branch moving meanwhile can make
+   * the entry newer than the commit; the final compare-and-swap on the commit then rejects the edit.
+   */
+  private async readSnapshots(names: string[], filePath: string): Promise<Map<string, Snapshot>> {
+    const slash = filePath.lastIndexOf('/');
+    const dir = filePath.slice(0, Math.max(slash, 0));
+    const entryName = filePath.slice(slash + 1);
+    const input = names
+      .map((name) => `refs/heads/${name}^{commit}\nrefs/heads/${name}${dir ? `:${dir}` : '^{tree}'}\n`)
+      .join('');
+    const result = await this.git(['cat-file', '--batch'], { input });
+    if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
+    const objects = parseBatchOutput(result.stdout);
+    const snapshots = new Map<string, Snapshot>();
+    names.forEach((name, i) => {
+      const commit = objects[2 * i];
+      const parent = objects[2 * i + 1];
+      const tree =
+        commit?.type === 'commit'
+          ? /^tree ([0-9a-f]{40})/.exec(commit.content.toString('latin1'))?.[1]
+          : undefined;
+      if (commit && tree) {
+        const entry = parent?.type === 'tree' ? findTreeEntry(parent.content, entryName) : null;
+        snapshots.set(name, { commit: commit.id, tree, entry });
+      }
+    });
+    return snapshots;
+  }
+
+  /** Fills a private index with `tree`: a copy of the cached index when it matches, else read-tree. */
+  private async loadIndex(tree: string, env: { GIT_INDEX_FILE: string }): Promise<void> {
+    const cached = indexCache.get(this.path);
+    if (cached?.tree === tree) {
+      try {
+        await copyFile(cached.file, env.GIT_INDEX_FILE);
+        return;
+      } catch {
+        // Replaced by a concurrent commit meanwhile: read the tree instead.
       }
     }
-    return null;
+    await this.gitOk(['read-tree', tree], { env });
   }
 
   /** git's own branch-name rules (`check-ref-format --branch`), plus the names git branch refuses. */

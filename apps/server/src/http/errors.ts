@@ -1,6 +1,7 @@
 // One error type for the whole server and the handler that renders it in the spec's `Error` shape.
-import type { ErrorRequestHandler } from 'express';
+
 import type { components } from '@collab/spec/schema';
+import type { ErrorRequestHandler } from 'express';
 
 export type ErrorBody = components['schemas']['Error'];
 
@@ -15,8 +16,10 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string): ApiError => new ApiError(400, { message });
-export const missingParameter = (name: string): ApiError => new ApiError(400, { error: `${name} is missing` });
-export const invalidParameter = (name: string): ApiError => new ApiError(400, { error: `${name} is invalid` });
+export const missingParameter = (name: string): ApiError =>
+  new ApiError(400, { error: `${name} is missing` });
+export const invalidParameter = (name: string): ApiError =>
+  new ApiError(400, { error: `${name} is invalid` });
 export const unauthorized = (): ApiError => new ApiError(401, { message: '401 Unauthorized' });
 export const forbidden = (message = '403 Forbidden'): ApiError => new ApiError(403, { message });
 export const notFound = (what = ''): ApiError =>
@@ -39,11 +42,17 @@ function describeValidatorError(err: ValidatorError): string {
   const first = err.errors?.[0];
   if (!first?.path) return err.message ?? 'invalid request';
   const name = first.path.replace(/^\/?(query|body|params|path|headers)\//, '').replace(/\//g, '.');
-  if (first.errorCode === 'required.openapi.validation' || /must have required property/.test(first.message ?? '')) {
+  if (
+    first.errorCode === 'required.openapi.validation' ||
+    /must have required property/.test(first.message ?? '')
+  ) {
     const missing = /'([^']+)'/.exec(first.message ?? '')?.[1];
     return `${missing ?? name} is missing`;
   }
-  if (first.errorCode === 'additionalProperties.openapi.validation' || /Unknown query parameter/.test(first.message ?? '')) {
+  if (
+    first.errorCode === 'additionalProperties.openapi.validation' ||
+    /Unknown query parameter/.test(first.message ?? '')
+  ) {
     return `${name} does not have a valid value: ${first.message ?? ''}`.trim();
   }
   return `${name} is invalid: ${first.message ?? ''}`.trim();

@@ -17,10 +17,16 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function queryParametersAsBody(req: Request, _res: Response, next: NextFunction): void {
   const hasBody = req.headers['content-type'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!WRITE_METHODS.has(req.method) || hasBody) return next();
+  if (!WRITE_METHODS.has(req.method) || hasBody) {
+    next();
+    return;
+  }
   const url = new URL(req.url, 'http://x');
   const params = [...url.searchParams.entries()].filter(([name]) => name !== 'private_token');
-  if (params.length === 0) return next();
+  if (params.length === 0) {
+    next();
+    return;
+  }
   const body: Record<string, unknown> = {};
   for (const [name, value] of params) {
     url.searchParams.delete(name);
@@ -52,8 +58,14 @@ export function headAsGet(validate: RequestHandler): RequestHandler {
  * server URL starts with a `{base_url}` variable, which the validator cannot turn into a base path).
  * The SCIM paths, which declare their own server, are validated by their own instance.
  */
-export function apiDocumentFor(spec: Record<string, unknown>, basePath: string, keepPath: (path: string, item: Record<string, unknown>) => boolean): Record<string, unknown> {
-  const copy = structuredClone(spec) as Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
+export function apiDocumentFor(
+  spec: Record<string, unknown>,
+  basePath: string,
+  keepPath: (path: string, item: Record<string, unknown>) => boolean,
+): Record<string, unknown> {
+  const copy = structuredClone(spec) as Record<string, unknown> & {
+    paths: Record<string, Record<string, unknown>>;
+  };
   copy.servers = [{ url: basePath }];
   copy.paths = Object.fromEntries(
     Object.entries(copy.paths)

@@ -13,7 +13,10 @@ export interface PageRequest {
 /** Reads page and per_page from the (already validated) query; out-of-range values are clamped like GitLab. */
 export function readPage(req: Request): PageRequest {
   const page = Math.max(1, Number(req.query.page ?? 1) || 1);
-  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Number(req.query.per_page ?? DEFAULT_PER_PAGE) || DEFAULT_PER_PAGE));
+  const perPage = Math.min(
+    MAX_PER_PAGE,
+    Math.max(1, Number(req.query.per_page ?? DEFAULT_PER_PAGE) || DEFAULT_PER_PAGE),
+  );
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
@@ -26,7 +29,12 @@ function pageUrl(req: Request, page: number, perPage: number): string {
 }
 
 /** Sets the pagination headers for a list of `total` items of which the current page is sent. */
-export function setPaginationHeaders(req: Request, res: Response, pageRequest: PageRequest, total: number): void {
+export function setPaginationHeaders(
+  req: Request,
+  res: Response,
+  pageRequest: PageRequest,
+  total: number,
+): void {
   const { page, perPage } = pageRequest;
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   const next = page < totalPages ? String(page + 1) : '';

@@ -15,6 +15,7 @@ export type QueryParams<Op extends OperationId> = operations[Op]['parameters'] e
   : never;
 
 /** The JSON body of one of an operation's responses. */
-export type ResponseBody<Op extends OperationId, Status extends keyof operations[Op]['responses']> = JsonContent<
-  operations[Op]['responses'][Status]
->;
+export type ResponseBody<
+  Op extends OperationId,
+  Status extends keyof operations[Op]['responses'],
+> = JsonContent<operations[Op]['responses'][Status]>;

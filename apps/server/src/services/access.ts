@@ -1,7 +1,8 @@
 // Access levels and visibility: who may see a project or group and at which level they act.
+
+import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import type { Db } from '../store/database.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
-import { forbidden, notFound } from '../http/errors.js';
 import type { Caller } from './caller.js';
 
 export const AccessLevel = {
@@ -29,7 +30,11 @@ export async function groupChain(db: Db, groupId: number): Promise<GroupRow[]> {
   const chain: GroupRow[] = [];
   let next: number | null = groupId;
   while (next !== null) {
-    const group: GroupRow | undefined = await db.selectFrom('groups').selectAll().where('id', '=', next).executeTakeFirst();
+    const group: GroupRow | undefined = await db
+      .selectFrom('groups')
+      .selectAll()
+      .where('id', '=', next)
+      .executeTakeFirst();
     if (!group) break;
     chain.push(group);
     next = group.parent_id;
@@ -37,7 +42,12 @@ export async function groupChain(db: Db, groupId: number): Promise<GroupRow[]> {
   return chain;
 }
 
-async function memberLevel(db: Db, userId: number, sourceType: 'Project' | 'Group', sourceIds: number[]): Promise<number> {
+async function memberLevel(
+  db: Db,
+  userId: number,
+  sourceType: 'Project' | 'Group',
+  sourceIds: number[],
+): Promise<number> {
   if (sourceIds.length === 0) return 0;
   const row = await db
     .selectFrom('members')
@@ -62,7 +72,11 @@ export async function projectAccessLevel(db: Db, caller: Caller, project: Projec
     chain.map((g) => g.id),
   );
   let shared = 0;
-  const links = await db.selectFrom('project_group_links').selectAll().where('project_id', '=', project.id).execute();
+  const links = await db
+    .selectFrom('project_group_links')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .execute();
   const today = new Date().toISOString().slice(0, 10);
   for (const link of links) {
     if (link.expires_at && link.expires_at < today) continue;
@@ -124,13 +138,23 @@ export async function findGroup(db: Db, idOrPath: string): Promise<GroupRow | un
  * Resolves a project the caller may see, or 404 (also for private projects the caller may not see, so their
  * existence does not leak). With `minLevel`, a visible project the caller may not act on is a 403.
  */
-export async function resolveProject(db: Db, caller: Caller, idOrPath: string, minLevel = 0): Promise<ProjectAccess> {
+export async function resolveProject(
+  db: Db,
+  caller: Caller,
+  idOrPath: string,
+  minLevel = 0,
+): Promise<ProjectAccess> {
   const project = await findProject(db, idOrPath);
   if (!project) throw notFound('Project');
   const accessLevel = await projectAccessLevel(db, caller, project);
   if (!canSee(caller, project.visibility, accessLevel)) throw notFound('Project');
-  if (accessLevel < minLevel) throw forbidden();
-  const namespace = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+  // An anonymous caller who may see the project but not act on it must authenticate first: 401, not 403.
+  if (accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
+  const namespace = await db
+    .selectFrom('groups')
+    .selectAll()
+    .where('id', '=', project.namespace_id)
+    .executeTakeFirstOrThrow();
   return { project, namespace, accessLevel };
 }
 
@@ -138,7 +162,11 @@ export async function resolveProject(db: Db, caller: Caller, idOrPath: string, m
  * Repository reads: anyone who sees a public or internal project reads its code; in a private project
  * guests do not (reporter and above do).
  */
-export async function resolveProjectForRepositoryRead(db: Db, caller: Caller, idOrPath: string): Promise<ProjectAccess> {
+export async function resolveProjectForRepositoryRead(
+  db: Db,
+  caller: Caller,
+  idOrPath: string,
+): Promise<ProjectAccess> {
   const access = await resolveProject(db, caller, idOrPath);
   if (access.project.visibility === 'private' && access.accessLevel < AccessLevel.REPORTER) throw forbidden();
   return access;

@@ -10,7 +10,12 @@ export interface ProtectionRule {
   name: string;
   codeOwnerApprovalRequired: boolean;
   createdAt: string;
-  levels: { action: ProtectionAction; accessLevel: number | null; userId: number | null; groupId: number | null }[];
+  levels: {
+    action: ProtectionAction;
+    accessLevel: number | null;
+    userId: number | null;
+    groupId: number | null;
+  }[];
 }
 
 /** `*` in a rule matches any run of characters (including `/`), like GitLab's wildcard protected branches. */
@@ -23,8 +28,40 @@ export function ruleMatches(ruleName: string, branch: string): boolean {
   return new RegExp(`^${pattern}$`).test(branch);
 }
 
+/** The levels a protection entry may name: 0 no one, 30 developers, 40 maintainers, 60 administrators. */
+export const PROTECTION_ACCESS_LEVELS = [
+  AccessLevel.NO_ACCESS,
+  AccessLevel.DEVELOPER,
+  AccessLevel.MAINTAINER,
+  AccessLevel.ADMIN,
+] as const;
+export type ProtectionAccessLevel = (typeof PROTECTION_ACCESS_LEVELS)[number];
+
+export function isProtectionAccessLevel(value: number): value is ProtectionAccessLevel {
+  return (PROTECTION_ACCESS_LEVELS as readonly number[]).includes(value);
+}
+
+/** How a role entry reads in `access_level_description` (GitLab's wording). */
+export function describeAccessLevel(level: ProtectionAccessLevel): string {
+  switch (level) {
+    case AccessLevel.NO_ACCESS:
+      return 'No one';
+    case AccessLevel.DEVELOPER:
+      return 'Developers + Maintainers';
+    case AccessLevel.MAINTAINER:
+      return 'Maintainers';
+    case AccessLevel.ADMIN:
+      return 'Administrators';
+  }
+}
+
 export async function loadProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
-  const rules = await db.selectFrom('protected_branches').selectAll().where('project_id', '=', projectId).orderBy('name').execute();
+  const rules = await db
+    .selectFrom('protected_branches')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('name')
+    .execute();
   if (rules.length === 0) return [];
   const levels = await db
     .selectFrom('protected_branch_access_levels')
@@ -43,8 +80,22 @@ export async function loadProtectionRules(db: Db, projectId: number): Promise<Pr
     createdAt: rule.created_at,
     levels: levels
       .filter((l) => l.protected_branch_id === rule.id)
-      .map((l) => ({ action: l.action as ProtectionAction, accessLevel: l.access_level, userId: l.user_id, groupId: l.group_id })),
+      .map((l) => ({
+        action: l.action as ProtectionAction,
+        accessLevel: l.access_level,
+        userId: l.user_id,
+        groupId: l.group_id,
+      })),
   }));
+}
+
+/** The rule protecting exactly this name or wildcard (not the rules that merely match it). */
+export async function findProtectionRule(
+  db: Db,
+  projectId: number,
+  name: string,
+): Promise<ProtectionRule | undefined> {
+  return (await loadProtectionRules(db, projectId)).find((rule) => rule.name === name);
 }
 
 export function matchingRules(rules: readonly ProtectionRule[], branch: string): ProtectionRule[] {
@@ -71,7 +122,8 @@ export async function isAllowed(
       if (entry.userId !== null && entry.userId === user.id) return true;
       if (entry.groupId !== null && (await isGroupMember(db, user.id, entry.groupId))) return true;
       if (entry.accessLevel !== null && entry.accessLevel !== AccessLevel.NO_ACCESS) {
-        if (entry.accessLevel === AccessLevel.ADMIN ? user.isAdmin : callerLevel >= entry.accessLevel) return true;
+        if (entry.accessLevel === AccessLevel.ADMIN ? user.isAdmin : callerLevel >= entry.accessLevel)
+          return true;
       }
     }
   }
@@ -97,6 +149,12 @@ async function isGroupMember(db: Db, userId: number, groupId: number): Promise<b
 /** Whether developers (level 30) are named by a matching rule for this action. */
 export function developersCan(rules: readonly ProtectionRule[], action: ProtectionAction): boolean {
   return rules.some((rule) =>
-    rule.levels.some((l) => l.action === action && l.accessLevel !== null && l.accessLevel !== 0 && l.accessLevel <= AccessLevel.DEVELOPER),
+    rule.levels.some(
+      (l) =>
+        l.action === action &&
+        l.accessLevel !== null &&
+        l.accessLevel !== 0 &&
+        l.accessLevel <= AccessLevel.DEVELOPER,
+    ),
   );
 }

@@ -3,8 +3,20 @@ import type { ServerContext } from '../context.js';
 import type { BranchInfo } from '../git/repository.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { Schemas } from '../http/types.js';
-import { AccessLevel, type ProjectAccess, projectFullPath, resolveProject, resolveProjectForRepositoryRead } from './access.js';
-import { developersCan, isAllowed, loadProtectionRules, matchingRules, type ProtectionRule } from './branchProtection.js';
+import {
+  AccessLevel,
+  type ProjectAccess,
+  projectFullPath,
+  resolveProject,
+  resolveProjectForRepositoryRead,
+} from './access.js';
+import {
+  developersCan,
+  isAllowed,
+  loadProtectionRules,
+  matchingRules,
+  type ProtectionRule,
+} from './branchProtection.js';
 import { type Caller, requireScope } from './caller.js';
 import { repositoryOf } from './repositories.js';
 
@@ -51,7 +63,12 @@ async function presentBranch(view: BranchView, branch: BranchInfo): Promise<Bran
   };
 }
 
-async function branchView(context: ServerContext, caller: Caller, access: ProjectAccess, origin: string): Promise<BranchView> {
+async function branchView(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  origin: string,
+): Promise<BranchView> {
   const repo = repositoryOf(context, access.project);
   const merged = await repo.mergedBranches(access.project.default_branch);
   merged.delete(access.project.default_branch);
@@ -75,7 +92,13 @@ export async function listBranches(
   return Promise.all(branches.map((b) => presentBranch(view, b)));
 }
 
-export async function getBranch(context: ServerContext, caller: Caller, projectId: string, name: string, origin: string): Promise<Branch> {
+export async function getBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+  origin: string,
+): Promise<Branch> {
   requireScope(caller, 'read_repository');
   const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
   const branch = await repositoryOf(context, access.project).getBranch(name);
@@ -99,26 +122,38 @@ export async function createBranch(
     if (result.reason === 'exists') throw badRequest('Branch already exists');
     throw badRequest('Invalid reference name');
   }
+  await context.repositoryEvents.changed(context.db, access.project.id);
   return presentBranch(await branchView(context, caller, access, origin), result.branch);
 }
 
-export async function deleteBranch(context: ServerContext, caller: Caller, projectId: string, name: string): Promise<void> {
+export async function deleteBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+): Promise<void> {
   requireScope(caller, 'api');
   const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
   const repo = repositoryOf(context, access.project);
   const branch = await repo.getBranch(name);
   if (!branch) throw notFound('Branch');
-  if (name === access.project.default_branch) throw badRequest('The default branch of a project cannot be deleted.');
+  if (name === access.project.default_branch)
+    throw badRequest('The default branch of a project cannot be deleted.');
   const rules = matchingRules(await loadProtectionRules(context.db, access.project.id), name);
   if (rules.length > 0 && access.accessLevel < AccessLevel.MAINTAINER) {
     throw badRequest('You can only delete protected branches if you are a maintainer or owner.');
   }
   const deleted = await repo.deleteBranch(name, branch.commit.id);
   if (!deleted.ok) throw badRequest('The branch was updated while it was being deleted; try again.');
+  await context.repositoryEvents.changed(context.db, access.project.id);
 }
 
 /** Deletes every branch merged into the default branch, except the default branch and protected branches. */
-export async function deleteMergedBranches(context: ServerContext, caller: Caller, projectId: string): Promise<string[]> {
+export async function deleteMergedBranches(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+): Promise<string[]> {
   requireScope(caller, 'api');
   const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
   const repo = repositoryOf(context, access.project);
@@ -131,5 +166,6 @@ export async function deleteMergedBranches(context: ServerContext, caller: Calle
     const branch = await repo.getBranch(name);
     if (branch && (await repo.deleteBranch(name, branch.commit.id)).ok) deleted.push(name);
   }
+  if (deleted.length > 0) await context.repositoryEvents.changed(context.db, access.project.id);
   return deleted;
 }

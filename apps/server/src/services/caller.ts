@@ -1,8 +1,8 @@
 // Who is calling: the user behind the token (or nobody) and what the token's scopes allow.
 import { createHash } from 'node:crypto';
+import { insufficientScope, unauthorized } from '../http/errors.js';
 import type { Db } from '../store/database.js';
 import type { UsersTable } from '../store/tables.js';
-import { insufficientScope, unauthorized } from '../http/errors.js';
 
 export interface CallerUser {
   id: number;
@@ -65,7 +65,8 @@ export function requireScope(caller: Caller, need: ScopeNeed): void {
   const scopes = caller.scopes;
   if (scopes.includes('api')) return;
   if (need === 'read_api' && scopes.includes('read_api')) return;
-  if (need === 'read_repository' && (scopes.includes('read_repository') || scopes.includes('read_api'))) return;
+  if (need === 'read_repository' && (scopes.includes('read_repository') || scopes.includes('read_api')))
+    return;
   throw insufficientScope(need);
 }
 

@@ -58,7 +58,10 @@ export async function blameRepositoryFile(
   return { file, ranges };
 }
 
-type FileWriteRequest = RequestBody<'createRepositoryFile'> | RequestBody<'updateRepositoryFile'> | RequestBody<'deleteRepositoryFile'>;
+type FileWriteRequest =
+  | RequestBody<'createRepositoryFile'>
+  | RequestBody<'updateRepositoryFile'>
+  | RequestBody<'deleteRepositoryFile'>;
 
 /** The 400 of a failed commit: the seed's three causes, and the existence checks around them, each said plainly. */
 const FAILURE_MESSAGES: Record<CommitFailureReason, string> = {
@@ -92,7 +95,8 @@ export async function changeRepositoryFile(
   let content: Buffer | undefined;
   if ('content' in body) {
     if (body.encoding === 'base64') {
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, ''))) throw badRequest('content is not valid Base64');
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, '')))
+        throw badRequest('content is not valid Base64');
       content = Buffer.from(body.content, 'base64');
     } else {
       content = Buffer.from(body.content, 'utf8');
@@ -112,5 +116,5 @@ export async function changeRepositoryFile(
     expectedLastCommitId: 'last_commit_id' in body ? body.last_commit_id : undefined,
   });
   if (!result.ok) throw new ApiError(400, { message: FAILURE_MESSAGES[result.reason] });
-  await context.db.updateTable('projects').set({ last_activity_at: new Date().toISOString() }).where('id', '=', project.id).execute();
+  await context.repositoryEvents.changed(context.db, project.id);
 }

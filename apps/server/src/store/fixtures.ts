@@ -121,7 +121,13 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
     for (const member of group.members ?? []) {
       await db
         .insertInto('members')
-        .values({ source_type: 'Group', source_id: id, user_id: userId(member.username), access_level: member.access_level, created_at: now })
+        .values({
+          source_type: 'Group',
+          source_id: id,
+          user_id: userId(member.username),
+          access_level: member.access_level,
+          created_at: now,
+        })
         .execute();
     }
   }
@@ -148,13 +154,24 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
     for (const member of project.members ?? []) {
       await db
         .insertInto('members')
-        .values({ source_type: 'Project', source_id: id, user_id: userId(member.username), access_level: member.access_level, created_at: now })
+        .values({
+          source_type: 'Project',
+          source_id: id,
+          user_id: userId(member.username),
+          access_level: member.access_level,
+          created_at: now,
+        })
         .execute();
     }
     for (const share of project.shared_with ?? []) {
       await db
         .insertInto('project_group_links')
-        .values({ project_id: id, group_id: groupId(share.group), group_access: share.group_access, expires_at: null })
+        .values({
+          project_id: id,
+          group_id: groupId(share.group),
+          group_access: share.group_access,
+          expires_at: null,
+        })
         .execute();
     }
     for (const rule of project.protected_branches ?? []) {
@@ -166,15 +183,40 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
       await db
         .insertInto('protected_branch_access_levels')
         .values([
-          { protected_branch_id: ruleId, action: 'push', access_level: rule.push_access_level, user_id: null, group_id: null },
-          { protected_branch_id: ruleId, action: 'merge', access_level: rule.merge_access_level, user_id: null, group_id: null },
-          { protected_branch_id: ruleId, action: 'unprotect', access_level: 40, user_id: null, group_id: null },
+          {
+            protected_branch_id: ruleId,
+            action: 'push',
+            access_level: rule.push_access_level,
+            user_id: null,
+            group_id: null,
+          },
+          {
+            protected_branch_id: ruleId,
+            action: 'merge',
+            access_level: rule.merge_access_level,
+            user_id: null,
+            group_id: null,
+          },
+          {
+            protected_branch_id: ruleId,
+            action: 'unprotect',
+            access_level: 40,
+            user_id: null,
+            group_id: null,
+          },
         ])
         .execute();
     }
     const repoPath = context.storages.pathFor(context.storages.names[0] ?? 'default', id);
     await initBareRepository(repoPath, defaultBranch);
-    if (project.repository) await seedRepository(new GitRepository(repoPath), defaultBranch, project.repository, fixtures, project.creator);
+    if (project.repository)
+      await seedRepository(
+        new GitRepository(repoPath),
+        defaultBranch,
+        project.repository,
+        fixtures,
+        project.creator,
+      );
   }
 }
 

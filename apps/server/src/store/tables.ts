@@ -101,6 +101,49 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface ProjectExportsTable {
+  id: Generated<number>;
+  project_id: number;
+  /** `queued`, `started`, `finished` or `regeneration_in_progress` (`none` is the absence of a row). */
+  status: string;
+  /** Incremented by every export request; a job of an older generation stops. */
+  generation: number;
+  /** The downloadable archive, relative to the data directory. */
+  file_path: string | null;
+  description: string | null;
+  upload_url: string | null;
+  upload_http_method: string | null;
+  /** The last build or upload failure, for operators (the API's export status has no error field). */
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectImportsTable {
+  id: Generated<number>;
+  project_id: number;
+  /** `scheduled`, `started`, `finished` or `failed`. */
+  status: string;
+  correlation_id: string;
+  import_error: string | null;
+  /** The uploaded archive, relative to the data directory, until the import job has consumed it. */
+  archive_path: string | null;
+  /** JSON object of project fields that take precedence over the archive. */
+  override_params: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectImportFailuresTable {
+  id: Generated<number>;
+  project_id: number;
+  exception_class: string;
+  exception_message: string;
+  source: string;
+  relation_name: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -111,4 +154,135 @@ export interface Database {
   protected_branches: ProtectedBranchesTable;
   protected_branch_access_levels: ProtectedBranchAccessLevelsTable;
   jobs: JobsTable;
+  project_exports: ProjectExportsTable;
+  project_imports: ProjectImportsTable;
+  project_import_failures: ProjectImportFailuresTable;
+  remote_mirrors: RemoteMirrorsTable;
+  project_repository_storage_moves: ProjectRepositoryStorageMovesTable;
+  deploy_keys: DeployKeysTable;
+  deploy_keys_projects: DeployKeysProjectsTable;
+  pipelines: PipelinesTable;
+  pipeline_jobs: PipelineJobsTable;
+  pipeline_variables: PipelineVariablesTable;
+  features: FeaturesTable;
+  feature_gates: FeatureGatesTable;
+}
+
+export interface RemoteMirrorsTable {
+  id: Generated<number>;
+  project_id: number;
+  /** With its credentials: git needs them. Responses and errors always mask them. */
+  url: string;
+  enabled: number;
+  only_protected_branches: number;
+  keep_divergent_refs: number;
+  /** `none`, `started`, `finished` or `failed`. */
+  update_status: string;
+  last_error: string | null;
+  last_update_at: string | null;
+  last_update_started_at: string | null;
+  last_successful_update_at: string | null;
+  created_at: string;
+}
+
+export interface ProjectRepositoryStorageMovesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** `scheduled`, `started`, `replicated`, `finished`, `failed` or `cleanup_failed`. */
+  state: string;
+  source_storage_name: string;
+  destination_storage_name: string;
+  created_at: string;
+  updated_at: string;
+  error: string | null;
+}
+
+export interface DeployKeysTable {
+  id: Generated<number>;
+  title: string;
+  /** The public key line as returned by the API: type, base64 blob, comment. */
+  key: string;
+  /** `SHA256:<base64>` of the key blob; unique across the instance. */
+  fingerprint_sha256: string;
+  created_at: string;
+}
+
+export interface DeployKeysProjectsTable {
+  project_id: number;
+  deploy_key_id: number;
+  can_push: number;
+  created_at: string;
+}
+
+export interface PipelinesTable {
+  id: Generated<number>;
+  project_id: number;
+  sha: string;
+  before_sha: string;
+  ref: string;
+  tag: number;
+  /** A PipelineStatus value of the spec. */
+  status: string;
+  /** What created the pipeline (`api`). */
+  source: string;
+  /** The CI configuration errors, null when the configuration is valid. */
+  yaml_errors: string | null;
+  user_id: number;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  committed_at: string | null;
+  /** Seconds. */
+  duration: number | null;
+  /** A decimal text such as `85.5`. */
+  coverage: string | null;
+}
+
+export interface PipelineJobsTable {
+  id: Generated<number>;
+  pipeline_id: number;
+  name: string;
+  stage: string;
+  /** The position of `stage` in the configuration's `stages`: stages run in this order. */
+  stage_index: number;
+  /** `created`, `running`, `success`, `failed`, `canceled`, `skipped` or `manual`. */
+  status: string;
+  /** The declared outcome: `success`, `failed`, `skipped` or `manual`. */
+  outcome: string;
+  duration_seconds: number;
+  allow_failure: number;
+  coverage: number | null;
+  /** JSON array of the script lines: recorded, never executed. */
+  script: string;
+  /** JSON array of the declared test suites, null when the job declares none. */
+  test_report: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PipelineVariablesTable {
+  id: Generated<number>;
+  pipeline_id: number;
+  key: string;
+  value: string;
+  /** `env_var` or `file`. */
+  variable_type: string;
+}
+
+export interface FeaturesTable {
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FeatureGatesTable {
+  id: Generated<number>;
+  feature_name: string;
+  /** `boolean`, `percentage_of_time`, `percentage_of_actors`, `actors` or `groups`. */
+  key: string;
+  /** `true`, a percentage, a flipper id (`User:1`) or a feature-group name. */
+  value: string;
 }

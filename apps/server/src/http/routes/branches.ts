@@ -1,7 +1,13 @@
 // Routes of the branches area.
 import { Router } from 'express';
 import type { ServerContext } from '../../context.js';
-import { createBranch, deleteBranch, deleteMergedBranches, getBranch, listBranches } from '../../services/branches.js';
+import {
+  createBranch,
+  deleteBranch,
+  deleteMergedBranches,
+  getBranch,
+  listBranches,
+} from '../../services/branches.js';
 import { callerOf } from '../auth.js';
 import { sendPage } from '../pagination.js';
 import { optionalQueryString, originOf, pathParam } from '../request.js';

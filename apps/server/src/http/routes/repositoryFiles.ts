@@ -1,7 +1,12 @@
 // Routes of the repository files area: read, HEAD, blame, raw, and the one-file commits.
 import { type Request, type Response, Router } from 'express';
 import type { ServerContext } from '../../context.js';
-import { blameRepositoryFile, changeRepositoryFile, type RepositoryFile, readRepositoryFile } from '../../services/repositoryFiles.js';
+import {
+  blameRepositoryFile,
+  changeRepositoryFile,
+  type RepositoryFile,
+  readRepositoryFile,
+} from '../../services/repositoryFiles.js';
 import { callerOf } from '../auth.js';
 import { pathParam, queryString } from '../request.js';
 import type { RequestBody, ResponseBody } from '../types.js';
@@ -28,7 +33,13 @@ export function repositoryFilesRouter(context: ServerContext): Router {
   const router = Router();
 
   const readFile = (req: Request, res: Response) =>
-    readRepositoryFile(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'file_path'), queryString(req, 'ref'));
+    readRepositoryFile(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'file_path'),
+      queryString(req, 'ref'),
+    );
   const sendHead = async (req: Request, res: Response) => {
     setFileHeaders(res, (await readFile(req, res)).file);
     res.status(200).end();
@@ -44,7 +55,13 @@ export function repositoryFilesRouter(context: ServerContext): Router {
 
   router.head(`${FILE}/blame`, sendHead);
   router.get(`${FILE}/blame`, async (req, res) => {
-    const { file, ranges } = await blameRepositoryFile(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'file_path'), queryString(req, 'ref'));
+    const { file, ranges } = await blameRepositoryFile(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'file_path'),
+      queryString(req, 'ref'),
+    );
     setFileHeaders(res, file);
     const body: ResponseBody<'getRepositoryFileBlame', 200> = ranges;
     res.json(body);
@@ -59,19 +76,46 @@ export function repositoryFilesRouter(context: ServerContext): Router {
 
   router.post(FILE, async (req, res) => {
     const body = req.body as RequestBody<'createRepositoryFile'>;
-    await changeRepositoryFile(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'file_path'), 'create', body);
-    const result: ResponseBody<'createRepositoryFile', 201> = { file_path: pathParam(req, 'file_path'), branch: body.branch };
+    await changeRepositoryFile(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'file_path'),
+      'create',
+      body,
+    );
+    const result: ResponseBody<'createRepositoryFile', 201> = {
+      file_path: pathParam(req, 'file_path'),
+      branch: body.branch,
+    };
     res.status(201).json(result);
   });
   router.put(FILE, async (req, res) => {
     const body = req.body as RequestBody<'updateRepositoryFile'>;
-    await changeRepositoryFile(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'file_path'), 'update', body);
-    const result: ResponseBody<'updateRepositoryFile', 200> = { file_path: pathParam(req, 'file_path'), branch: body.branch };
+    await changeRepositoryFile(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'file_path'),
+      'update',
+      body,
+    );
+    const result: ResponseBody<'updateRepositoryFile', 200> = {
+      file_path: pathParam(req, 'file_path'),
+      branch: body.branch,
+    };
     res.status(200).json(result);
   });
   router.delete(FILE, async (req, res) => {
     const body = req.body as RequestBody<'deleteRepositoryFile'>;
-    await changeRepositoryFile(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'file_path'), 'delete', body);
+    await changeRepositoryFile(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'file_path'),
+      'delete',
+      body,
+    );
     res.status(204).end();
   });
 

@@ -1,0 +1,78 @@
+// Routes of project export and import (document 1, section 4.7).
+import { type Request, Router } from 'express';
+import type { ServerContext } from '../../context.js';
+import {
+  projectExportDownload,
+  projectExportStatus,
+  scheduleProjectExport,
+} from '../../services/projectExports.js';
+import { importProject, projectImportStatus } from '../../services/projectImports.js';
+import { callerOf } from '../auth.js';
+import { originOf, pathParam } from '../request.js';
+import type { RequestBody, ResponseBody, Schemas } from '../types.js';
+
+/** A file part of a multipart request, as multer (inside express-openapi-validator) leaves it in `req.files`. */
+interface UploadedFile {
+  fieldname: string;
+  buffer: Buffer;
+}
+
+/** The uploaded `file` part. The validator puts an empty string in `req.body.file` for it; a text field named `file` is no file. */
+function uploadedFile(req: Request, field: string): Buffer | undefined {
+  const files = (req as Request & { files?: UploadedFile[] }).files;
+  return Array.isArray(files) ? files.find((file) => file.fieldname === field)?.buffer : undefined;
+}
+
+export function projectExportImportRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.post('/projects/:id/export', async (req, res) => {
+    const body = req.body as RequestBody<'scheduleProjectExport'> | undefined;
+    await scheduleProjectExport(context, callerOf(res), pathParam(req, 'id'), body);
+    const accepted: ResponseBody<'scheduleProjectExport', 202> = { message: '202 Accepted' };
+    res.status(202).json(accepted);
+  });
+
+  router.get('/projects/:id/export', async (req, res) => {
+    const status: ResponseBody<'getProjectExportStatus', 200> = await projectExportStatus(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      originOf(req),
+    );
+    res.json(status);
+  });
+
+  router.get('/projects/:id/export/download', async (req, res) => {
+    const { file, filename } = await projectExportDownload(context, callerOf(res), pathParam(req, 'id'));
+    await new Promise<void>((resolve, reject) => {
+      res.download(file, filename, { headers: { 'Content-Type': 'application/gzip' } }, (error) =>
+        error ? reject(error) : resolve(),
+      );
+    });
+  });
+
+  router.post('/projects/import', async (req, res) => {
+    const body = req.body as Omit<Schemas['ImportProjectRequest'], 'file'>;
+    const result: ResponseBody<'importProject', 201> = await importProject(context, callerOf(res), {
+      file: uploadedFile(req, 'file'),
+      path: body.path,
+      namespace: body.namespace,
+      name: body.name,
+      overwrite: body.overwrite,
+      override_params: body.override_params,
+    });
+    res.status(201).json(result);
+  });
+
+  router.get('/projects/:id/import', async (req, res) => {
+    const status: ResponseBody<'getProjectImportStatus', 200> = await projectImportStatus(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+    );
+    res.json(status);
+  });
+
+  return router;
+}

@@ -1,0 +1,134 @@
+// A table-backed job queue run in-process: work survives a restart because it lives in the database.
+// One job runs at a time (SQLite has one writer anyway); handlers move their objects through their states
+// and may enqueue the next step with a delay.
+import type { Db } from '../store/database.js';
+import type { JobsTable } from '../store/tables.js';
+
+export type JobRow = Omit<JobsTable, 'id'> & { id: number };
+export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
+
+export interface JobQueueOptions {
+  /** How often the queue looks for due jobs when idle (default 100 ms). */
+  pollIntervalMs?: number;
+}
+
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly pollIntervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    options: JobQueueOptions = {},
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+  }
+
+  register(kind: string, handler: JobHandler): void {
+    if (this.handlers.has(kind)) throw new Error(`job kind ${kind} is registered twice`);
+    this.handlers.set(kind, handler);
+  }
+
+  async enqueue(kind: string, payload: unknown, options: { delayMs?: number } = {}): Promise<number> {
+    const now = new Date();
+    const runAt = new Date(now.getTime() + (options.delayMs ?? 0)).toISOString();
+    const { id } = await this.db
+      .insertInto('jobs')
+      .values({
+        kind,
+        payload: JSON.stringify(payload),
+        state: 'queued',
+        run_at: runAt,
+        attempts: 0,
+        last_error: null,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    this.wake();
+    return id;
+  }
+
+  /** Starts processing. A job left `running` by a stopped process is run again: handlers are idempotent. */
+  async start(): Promise<void> {
+    await this.db.updateTable('jobs').set({ state: 'queued' }).where('state', '=', 'running').execute();
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Stops taking jobs and waits for the one in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Resolves when no job is due or running (jobs scheduled later do not count). For tests and commands. */
+  async idle(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const due = await this.db
+        .selectFrom('jobs')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb('state', '=', 'running'),
+            eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', new Date().toISOString())]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (!due && !this.running) return;
+      if (Date.now() > deadline) throw new Error('job queue did not become idle in time');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  private wake(): void {
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.running = this.runDueJobs().finally(() => {
+      this.running = undefined;
+      if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.pollIntervalMs);
+    });
+  }
+
+  private async runDueJobs(): Promise<void> {
+    while (!this.stopped) {
+      const job = await this.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('state', '=', 'queued')
+        .where('run_at', '<=', new Date().toISOString())
+        .orderBy('run_at')
+        .orderBy('id')
+        .executeTakeFirst();
+      if (!job) return;
+      await this.db
+        .updateTable('jobs')
+        .set({ state: 'running', attempts: job.attempts + 1, updated_at: new Date().toISOString() })
+        .where('id', '=', job.id)
+        .execute();
+      const handler = this.handlers.get(job.kind);
+      try {
+        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        await handler(JSON.parse(job.payload), job);
+        await this.db
+          .updateTable('jobs')
+          .set({ state: 'done', updated_at: new Date().toISOString() })
+          .where('id', '=', job.id)
+          .execute();
+      } catch (error) {
+        await this.db
+          .updateTable('jobs')
+          .set({ state: 'failed', last_error: String(error), updated_at: new Date().toISOString() })
+          .where('id', '=', job.id)
+          .execute();
+      }
+    }
+  }
+}

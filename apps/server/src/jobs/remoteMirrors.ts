@@ -1,0 +1,84 @@
+// The background push of a remote mirror: every repository change queues one per enabled mirror, and the
+// job pushes the project's branches for real, recording started → finished or failed on the mirror.
+import type { ServerContext } from '../context.js';
+import { maskCredentials } from '../git/repository.js';
+import { loadProtectionRules, matchingRules } from '../services/branchProtection.js';
+import { divergedRefsMessage, readPushRejections } from '../services/remoteMirrorUrl.js';
+import { MIRROR_UPDATE_JOB, mirrorUrlProblem, scheduleProjectMirrorUpdates } from '../services/remoteMirrors.js';
+import { repositoryOf } from '../services/repositories.js';
+import { nowIso } from '../store/database.js';
+
+type PushOutcome = { ok: true } | { ok: false; error: string };
+
+/**
+ * Brings one mirror up to date. Idempotent: a push interrupted by a restart is simply pushed again.
+ * A mirror disabled (or deleted with its project) since the job was queued is left alone.
+ */
+export async function updateMirror(context: ServerContext, mirrorId: number): Promise<void> {
+  const { db } = context;
+  const mirror = await db.selectFrom('remote_mirrors').selectAll().where('id', '=', mirrorId).executeTakeFirst();
+  if (!mirror || mirror.enabled !== 1) return;
+  const project = await db.selectFrom('projects').selectAll().where('id', '=', mirror.project_id).executeTakeFirst();
+  if (!project) return;
+
+  await db
+    .updateTable('remote_mirrors')
+    .set({ update_status: 'started', last_update_started_at: nowIso() })
+    .where('id', '=', mirror.id)
+    .execute();
+
+  let outcome: PushOutcome;
+  try {
+    outcome = await push(context, mirror, project);
+  } catch (error) {
+    outcome = { ok: false, error: String(error instanceof Error ? error.message : error) };
+  }
+
+  const finishedAt = nowIso();
+  await db
+    .updateTable('remote_mirrors')
+    .set(
+      outcome.ok
+        ? { update_status: 'finished', last_error: null, last_update_at: finishedAt, last_successful_update_at: finishedAt }
+        : { update_status: 'failed', last_error: maskCredentials(outcome.error, mirror.url), last_update_at: finishedAt },
+    )
+    .where('id', '=', mirror.id)
+    .execute();
+}
+
+async function push(
+  context: ServerContext,
+  mirror: { url: string; only_protected_branches: number; keep_divergent_refs: number },
+  project: { id: number; repository_storage: string },
+): Promise<PushOutcome> {
+  // Checked again at push time: the data directory or a symlink on the way may have changed since.
+  const problem = await mirrorUrlProblem(context, mirror.url);
+  if (problem) return { ok: false, error: `url ${problem}` };
+
+  const repository = repositoryOf(context, project);
+  let branches = (await repository.listBranches()).map((branch) => branch.name);
+  if (mirror.only_protected_branches === 1) {
+    const rules = await loadProtectionRules(context.db, project.id);
+    branches = branches.filter((name) => matchingRules(rules, name).length > 0);
+  }
+
+  const keepDivergent = mirror.keep_divergent_refs === 1;
+  const result = await repository.pushMirror(mirror.url, { refs: branches, force: !keepDivergent });
+  if (result.ok) return result;
+  if (keepDivergent) {
+    // A plain push still updates the other branches; the diverged ones are skipped, as asked, and the
+    // update is reported as failed with their names (GitLab's behaviour).
+    const { diverged, otherFailure } = readPushRejections(result.error);
+    if (diverged.length > 0 && !otherFailure) return { ok: false, error: divergedRefsMessage(diverged) };
+  }
+  return result;
+}
+
+/** Registers the push job and subscribes to repository changes. Called once from registerJobHandlers. */
+export function registerRemoteMirrorJobs(context: ServerContext): void {
+  context.jobs.register(MIRROR_UPDATE_JOB, async (payload) => {
+    const { mirrorId } = payload as { mirrorId: number };
+    await updateMirror(context, mirrorId);
+  });
+  context.repositoryEvents.onChange((projectId) => scheduleProjectMirrorUpdates(context, projectId));
+}

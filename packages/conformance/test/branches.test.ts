@@ -1,0 +1,242 @@
+// Branches: list with search and pagination, single read, create, delete, delete merged.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTarget, type Target } from '../src/index.js';
+
+let target: Target;
+let project: string;
+
+beforeAll(async () => {
+  target = await openTarget();
+  project = target.config.fixtures.publicProject;
+});
+afterAll(async () => {
+  await target.close();
+});
+
+const LIST = '/projects/{id}/repository/branches' as const;
+const ONE = '/projects/{id}/repository/branches/{branch}' as const;
+
+describe('listing branches', () => {
+  it('lists branches sorted by name, without a token on a public project', async () => {
+    const { data, response } = await target.as('anonymous').GET(LIST, { params: { path: { id: project } } });
+    expect(response.status).toBe(200);
+    const names = data?.map((b) => b.name) ?? [];
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(expect.arrayContaining(['main', 'develop', 'release/1.0']));
+    const main = data?.find((b) => b.name === 'main');
+    expect(main).toMatchObject({ default: true, protected: true, merged: false, can_push: false });
+    expect(main?.commit.id).toMatch(/^[0-9a-f]{40}$/);
+    expect(main?.commit.authored_date).toMatch(/[+-]\d\d:\d\d$/);
+  });
+
+  it('filters with ^term, term$ and plain term', async () => {
+    const names = async (search: string) =>
+      (
+        await target.as('anonymous').GET(LIST, { params: { path: { id: project }, query: { search } } })
+      ).data?.map((b) => b.name);
+    expect(await names('^rel')).toEqual(['release/1.0']);
+    expect(await names('elop$')).toEqual(['develop']);
+    expect(await names('lease')).toEqual(['release/1.0']);
+    expect(await names('^nothing-like-this')).toEqual([]);
+  });
+
+  it('paginates with the X-* and Link headers', async () => {
+    const first = await target
+      .as('anonymous')
+      .GET(LIST, { params: { path: { id: project }, query: { per_page: 2, page: 1 } } });
+    expect(first.data).toHaveLength(2);
+    const total = Number(first.response.headers.get('X-Total'));
+    expect(total).toBeGreaterThanOrEqual(4);
+    expect(first.response.headers.get('X-Total-Pages')).toBe(String(Math.ceil(total / 2)));
+    expect(first.response.headers.get('X-Per-Page')).toBe('2');
+    expect(first.response.headers.get('X-Page')).toBe('1');
+    expect(first.response.headers.get('X-Next-Page')).toBe('2');
+    expect(first.response.headers.get('X-Prev-Page')).toBe('');
+    expect(first.response.headers.get('Link')).toMatch(/rel="next"/);
+    const all = [];
+    for await (const branch of target
+      .as('anonymous')
+      .paginate(() =>
+        target.as('anonymous').GET(LIST, { params: { path: { id: project }, query: { per_page: 2 } } }),
+      )) {
+      all.push(branch.name);
+    }
+    expect(all).toHaveLength(total);
+    expect(new Set(all).size).toBe(total);
+  });
+
+  it('rejects per_page above 100 and page 0 with 400', async () => {
+    expect(
+      (
+        await target
+          .as('anonymous')
+          .GET(LIST, { params: { path: { id: project }, query: { per_page: 101 } } })
+      ).response.status,
+    ).toBe(400);
+    expect(
+      (await target.as('anonymous').GET(LIST, { params: { path: { id: project }, query: { page: 0 } } }))
+        .response.status,
+    ).toBe(400);
+  });
+
+  it('hides private projects (404) and refuses invalid tokens (401)', async () => {
+    const privateProject = target.config.fixtures.privateProject;
+    expect(
+      (await target.as('anonymous').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await target.as('outsider').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await target.as('revoked').GET(LIST, { params: { path: { id: project } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await target.as('developer').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
+    ).toBe(200);
+  });
+});
+
+describe('one branch', () => {
+  it('reads a branch whose name contains a slash, with merged and protection flags', async () => {
+    const { data } = await target
+      .as('developer')
+      .GET(ONE, { params: { path: { id: project, branch: 'feature/merged-already' } } });
+    expect(data).toMatchObject({
+      name: 'feature/merged-already',
+      merged: true,
+      protected: false,
+      default: false,
+      can_push: true,
+    });
+    const develop = await target
+      .as('developer')
+      .GET(ONE, { params: { path: { id: project, branch: 'develop' } } });
+    expect(develop.data?.merged).toBe(false);
+    const main = await target.as('developer').GET(ONE, { params: { path: { id: project, branch: 'main' } } });
+    expect(main.data).toMatchObject({
+      protected: true,
+      developers_can_push: false,
+      developers_can_merge: false,
+      can_push: false,
+    });
+    const asMaintainer = await target
+      .as('maintainer')
+      .GET(ONE, { params: { path: { id: project, branch: 'main' } } });
+    expect(asMaintainer.data?.can_push).toBe(true);
+  });
+
+  it('gives 404 for an unknown branch', async () => {
+    const { response, error } = await target
+      .as('anonymous')
+      .GET(ONE, { params: { path: { id: project, branch: 'nope' } } });
+    expect(response.status).toBe(404);
+    expect(error?.message).toBe('404 Branch Not Found');
+  });
+});
+
+describe('creating and deleting branches', () => {
+  it('creates from a branch name and from a SHA (201)', async () => {
+    const client = target.as('developer');
+    const fromName = await client.POST(LIST, {
+      params: { path: { id: project } },
+      body: { branch: 'topic/one', ref: 'develop' },
+    });
+    expect(fromName.response.status).toBe(201);
+    const develop = await client.GET(ONE, { params: { path: { id: project, branch: 'develop' } } });
+    expect(fromName.data?.commit.id).toBe(develop.data?.commit.id);
+    const sha = develop.data?.commit.parent_ids[0] ?? '';
+    const fromSha = await client.POST(LIST, {
+      params: { path: { id: project } },
+      body: { branch: 'topic/two', ref: sha },
+    });
+    expect(fromSha.response.status).toBe(201);
+    expect(fromSha.data?.commit.id).toBe(sha);
+  });
+
+  it('refuses an unknown ref, an existing name and an invalid name with 400', async () => {
+    const client = target.as('developer');
+    for (const body of [
+      { branch: 'topic/bad-ref', ref: 'no-such-ref' },
+      { branch: 'develop', ref: 'main' },
+      { branch: 'bad..name', ref: 'main' },
+    ]) {
+      const { response, error } = await client.POST(LIST, { params: { path: { id: project } }, body });
+      expect(response.status).toBe(400);
+      expect(error?.message).toBeTruthy();
+    }
+    // @ts-expect-error ref is required
+    const missing = await client.POST(LIST, { params: { path: { id: project } }, body: { branch: 'x' } });
+    expect(missing.response.status).toBe(400);
+    expect(missing.error?.error).toBe('ref is missing');
+  });
+
+  it('needs developer access and the api scope to create', async () => {
+    const body = { branch: 'topic/denied', ref: 'main' };
+    expect(
+      (await target.as('anonymous').POST(LIST, { params: { path: { id: project } }, body })).response.status,
+    ).toBe(401);
+    expect(
+      (await target.as('reporter').POST(LIST, { params: { path: { id: project } }, body })).response.status,
+    ).toBe(403);
+    expect(
+      (await target.as('developerReadRepository').POST(LIST, { params: { path: { id: project } }, body }))
+        .response.status,
+    ).toBe(403);
+  });
+
+  it('deletes a branch (204) and explains why the default or a protected branch cannot go', async () => {
+    const client = target.as('developer');
+    await client.POST(LIST, {
+      params: { path: { id: project } },
+      body: { branch: 'topic/to-delete', ref: 'main' },
+    });
+    expect(
+      (await client.DELETE(ONE, { params: { path: { id: project, branch: 'topic/to-delete' } } })).response
+        .status,
+    ).toBe(204);
+    expect(
+      (await client.GET(ONE, { params: { path: { id: project, branch: 'topic/to-delete' } } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await client.DELETE(ONE, { params: { path: { id: project, branch: 'topic/to-delete' } } })).response
+        .status,
+    ).toBe(404);
+
+    const defaultBranch = await target
+      .as('maintainer')
+      .DELETE(ONE, { params: { path: { id: project, branch: 'main' } } });
+    expect(defaultBranch.response.status).toBe(400);
+    expect(defaultBranch.error?.message).toMatch(/default branch/);
+    expect(
+      (await target.as('reporter').DELETE(ONE, { params: { path: { id: project, branch: 'develop' } } }))
+        .response.status,
+    ).toBe(403);
+  });
+
+  it('deletes merged branches but keeps protected, unmerged and default ones (202)', async () => {
+    const client = target.as('maintainer');
+    await client.POST(LIST, {
+      params: { path: { id: project } },
+      body: { branch: 'merged/one', ref: 'main' },
+    });
+    const { response, data } = await client.DELETE('/projects/{id}/repository/merged_branches', {
+      params: { path: { id: project } },
+    });
+    expect(response.status).toBe(202);
+    expect(data?.message).toBe('202 Accepted');
+    const names = (
+      await client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } })
+    ).data?.map((b) => b.name);
+    expect(names).not.toContain('merged/one');
+    expect(names).not.toContain('feature/merged-already');
+    expect(names).toEqual(expect.arrayContaining(['main', 'develop']));
+    expect(
+      (
+        await target
+          .as('reporter')
+          .DELETE('/projects/{id}/repository/merged_branches', { params: { path: { id: project } } })
+      ).response.status,
+    ).toBe(403);
+  });
+});
