@@ -16,11 +16,14 @@ import {
 } from './http/openapi.js';
 import { branchesRouter } from './http/routes/branches.js';
 import { deployKeysRouter } from './http/routes/deployKeys.js';
+import { featuresRouter } from './http/routes/features.js';
+import { pipelinesRouter } from './http/routes/pipelines.js';
 import { projectExportImportRouter } from './http/routes/projectExportImport.js';
 import { protectedBranchesRouter } from './http/routes/protectedBranches.js';
 import { remoteMirrorsRouter } from './http/routes/remoteMirrors.js';
 import { repositoryFilesRouter } from './http/routes/repositoryFiles.js';
 import { storageMovesRouter } from './http/routes/storageMoves.js';
+import { registerPipelineJobs } from './jobs/pipelines.js';
 import { registerProjectExportImportJobs } from './jobs/projectExportImport.js';
 import { JobQueue } from './jobs/queue.js';
 import { registerRemoteMirrorJobs } from './jobs/remoteMirrors.js';
@@ -40,6 +43,8 @@ export interface AppOptions {
   storageNames?: string[];
   /** How often the job queue polls when idle (default 100 ms). */
   jobPollIntervalMs?: number;
+  /** Real seconds per declared second of a pipeline job (default 1); tests pass a small value. */
+  pipelineTimeScale?: number;
 }
 
 export interface CollabApp {
@@ -49,7 +54,8 @@ export interface CollabApp {
 }
 
 /** Each area that runs background work registers its job handlers here. */
-function registerJobHandlers(context: ServerContext): void {
+function registerJobHandlers(context: ServerContext, options: AppOptions): void {
+  registerPipelineJobs(context, { timeScale: options.pipelineTimeScale ?? 1 });
   registerRemoteMirrorJobs(context);
   registerStorageMoveJobs(context);
   registerProjectExportImportJobs(context);
@@ -69,7 +75,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     repositoryEvents: new RepositoryEvents(),
   };
   if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
-  registerJobHandlers(context);
+  registerJobHandlers(context, options);
   await jobs.start();
 
   const app = express();
@@ -92,6 +98,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use('/api/v4', remoteMirrorsRouter(context), storageMovesRouter(context));
   app.use('/api/v4', protectedBranchesRouter(context), deployKeysRouter(context));
   app.use('/api/v4', projectExportImportRouter(context));
+  app.use('/api/v4', pipelinesRouter(context), featuresRouter(context));
 
   app.use((_req, res) => {
     res.status(404).json({ message: '404 Not Found' });

@@ -13,6 +13,9 @@ export interface LocalServer {
   close(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/** Real seconds per declared second of a pipeline job on the local server. */
+const PIPELINE_TIME_SCALE = 0.01;
+
 export async function startLocalServer(options: { dataDir?: string } = {}): Promise<LocalServer> {
   // Imported lazily: a run against another server never loads this repository's server.
   const { createApp, DEMO_FIXTURES_PATH, readFixturesFile } = await import('@collab/server');
@@ -21,6 +24,10 @@ export async function startLocalServer(options: { dataDir?: string } = {}): Prom
     dataDir,
     fixtures: await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
     validateResponses: true,
+    // The storages of the server's default configuration, so storage moves have somewhere to go.
+    storageNames: ['default', 'secondary'],
+    // A declared pipeline-job second lasts 10 ms, so pipelines finish within a test.
+    pipelineTimeScale: PIPELINE_TIME_SCALE,
   });
   const listener: Server = await new Promise((resolve) => {
     const started = server.app.listen(0, '127.0.0.1', () => resolve(started));

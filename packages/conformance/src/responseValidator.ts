@@ -47,7 +47,7 @@ export class ResponseValidator {
   private readonly compiled = new Map<unknown, ValidateFunction>();
 
   constructor(private readonly index: SpecIndex) {
-    this.ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, strictTypes: false });
+    this.ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
     addFormats.default(this.ajv);
     this.ajv.addFormat('binary', true);
     const extensionKeywords = new Set<string>();

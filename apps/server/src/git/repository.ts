@@ -5,12 +5,14 @@
  * arguments always as arrays) and parse their machine-readable output. Process spawns are the main cost,
  * so each operation uses as few as it can and runs independent ones in parallel.
  */
+
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { repositoryReadCache } from './readCache.js';
 
 const ZERO_OID = '0'.repeat(40);
 const PUSH_TIMEOUT_MS = 60_000;
@@ -476,6 +478,7 @@ export async function initBareRepository(path: string, defaultBranch: string): P
   const args = [...CONFIG_ARGS, 'init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, '--', path];
   const result = await runGit(args);
   if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
+  repositoryReadCache.invalidate(path);
   return new GitRepository(path);
 }
 
@@ -498,10 +501,12 @@ export class GitRepository {
 
   /** Branch, tag, or full/short SHA → commit SHA; null when unknown, ambiguous or not a commit. */
   async resolveRef(ref: string): Promise<string | null> {
-    if (!isSafeRevision(ref)) return null;
-    const result = await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-    const sha = result.stdout.toString('utf8').trim();
-    return result.code === 0 && FULL_SHA.test(sha) ? sha : null;
+    return repositoryReadCache.get(this.path, `resolveRef\0${ref}`, async (): Promise<string | null> => {
+      if (!isSafeRevision(ref)) return null;
+      const result = await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+      const sha = result.stdout.toString('utf8').trim();
+      return result.code === 0 && FULL_SHA.test(sha) ? sha : null;
+    });
   }
 
   /**
@@ -509,26 +514,33 @@ export class GitRepository {
    * the blob together, then `log -1` finds the last commit that touched the path.
    */
   async readFile(ref: string, filePath: string): Promise<FileBlob | null> {
-    if (!checkFilePath(filePath).ok || !isSafeRevision(ref)) return null;
-    // `<rev>:<path>` splits at the first colon, so a revision containing one is resolved first.
-    const rev = ref.includes(':') ? await this.resolveRef(ref) : ref;
-    if (rev === null) return null;
-    const result = await this.git(['cat-file', '--batch'], {
-      input: `${rev}^{commit}\n${rev}:${filePath}\n`,
-    });
-    if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
-    const objects = parseBatchOutput(result.stdout);
-    const commit = objects[0];
-    const blob = objects[1];
-    if (commit?.type !== 'commit' || blob?.type !== 'blob') return null;
-    const log = await this.gitOk(['log', '-1', '--format=%H', commit.id, '--', filePath]);
-    return {
-      blobId: blob.id,
-      size: blob.content.length,
-      content: blob.content,
-      commitId: commit.id,
-      lastCommitId: log.toString('utf8').trim(),
-    };
+    return repositoryReadCache.get(
+      this.path,
+      `readFile\0${ref}\0${filePath}`,
+      async (): Promise<FileBlob | null> => {
+        if (!checkFilePath(filePath).ok || !isSafeRevision(ref)) return null;
+        // `<rev>:<path>` splits at the first colon, so a revision containing one is resolved first.
+        const rev = ref.includes(':') ? await this.resolveRef(ref) : ref;
+        if (rev === null) return null;
+        const result = await this.git(['cat-file', '--batch'], {
+          input: `${rev}^{commit}\n${rev}:${filePath}\n`,
+        });
+        if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
+        const objects = parseBatchOutput(result.stdout);
+        const commit = objects[0];
+        const blob = objects[1];
+        if (commit?.type !== 'commit' || blob?.type !== 'blob') return null;
+        const log = await this.gitOk(['log', '-1', '--format=%H', commit.id, '--', filePath]);
+        return {
+          blobId: blob.id,
+          size: blob.content.length,
+          content: blob.content,
+          commitId: commit.id,
+          lastCommitId: log.toString('utf8').trim(),
+        };
+      },
+      (blob) => blob?.size ?? 0,
+    );
   }
 
   /**
@@ -537,65 +549,71 @@ export class GitRepository {
    * gives full messages and parents for all commits at once. Null when the ref or path does not exist.
    */
   async blame(ref: string, filePath: string): Promise<BlameRange[] | null> {
-    if (!checkFilePath(filePath).ok || !isSafeRevision(ref)) return null;
-    const result = await this.git(['blame', '--porcelain', ref, '--', filePath]);
-    if (result.code !== 0) {
-      if (MISSING.test(result.stderr)) return null;
-      throw new GitError(['blame', ref, '--', filePath], result.code, result.stderr);
-    }
+    return repositoryReadCache.get(
+      this.path,
+      `blame\0${ref}\0${filePath}`,
+      async (): Promise<BlameRange[] | null> => {
+        if (!checkFilePath(filePath).ok || !isSafeRevision(ref)) return null;
+        const result = await this.git(['blame', '--porcelain', ref, '--', filePath]);
+        if (result.code !== 0) {
+          if (MISSING.test(result.stderr)) return null;
+          throw new GitError(['blame', ref, '--', filePath], result.code, result.stderr);
+        }
 
-    const groups: { sha: string; lines: string[] }[] = [];
-    let current = '';
-    for (const line of result.stdout.toString('utf8').split('\n')) {
-      if (line.startsWith('\t')) {
-        const last = groups[groups.length - 1];
-        if (last?.sha === current) last.lines.push(line.slice(1));
-        else groups.push({ sha: current, lines: [line.slice(1)] });
-      } else {
-        // Header lines are "<sha> <orig-line> <final-line>[ <count>]"; metadata lines start with a word.
-        const header = /^([0-9a-f]{40}) \d+ \d+/.exec(line);
-        if (header?.[1] !== undefined) current = header[1];
-      }
-    }
-    if (groups.length === 0) return [];
+        const groups: { sha: string; lines: string[] }[] = [];
+        let current = '';
+        for (const line of result.stdout.toString('utf8').split('\n')) {
+          if (line.startsWith('\t')) {
+            const last = groups[groups.length - 1];
+            if (last?.sha === current) last.lines.push(line.slice(1));
+            else groups.push({ sha: current, lines: [line.slice(1)] });
+          } else {
+            // Header lines are "<sha> <orig-line> <final-line>[ <count>]"; metadata lines start with a word.
+            const header = /^([0-9a-f]{40}) \d+ \d+/.exec(line);
+            if (header?.[1] !== undefined) current = header[1];
+          }
+        }
+        if (groups.length === 0) return [];
 
-    const shas = [...new Set(groups.map((g) => g.sha))];
-    const log = await this.gitOk([
-      'log',
-      '--no-walk=unsorted',
-      `--format=${BLAME_COMMIT_FORMAT}`,
-      ...shas,
-      '--',
-    ]);
-    const commits = new Map<string, BlameCommit>();
-    for (const [
-      id = '',
-      parents = '',
-      an = '',
-      ae = '',
-      ad = '',
-      cn = '',
-      ce = '',
-      cd = '',
-      message = '',
-    ] of parseRecords(log, BLAME_COMMIT_FIELDS.length)) {
-      commits.set(id, {
-        id,
-        message,
-        parent_ids: parents.split(' ').filter((p) => p.length > 0),
-        authored_date: isoUtc(ad),
-        author_name: an,
-        author_email: ae,
-        committed_date: isoUtc(cd),
-        committer_name: cn,
-        committer_email: ce,
-      });
-    }
-    return groups.map((group) => {
-      const commit = commits.get(group.sha);
-      if (!commit) throw new Error(`blame: commit ${group.sha} missing from log output`);
-      return { commit, lines: group.lines };
-    });
+        const shas = [...new Set(groups.map((g) => g.sha))];
+        const log = await this.gitOk([
+          'log',
+          '--no-walk=unsorted',
+          `--format=${BLAME_COMMIT_FORMAT}`,
+          ...shas,
+          '--',
+        ]);
+        const commits = new Map<string, BlameCommit>();
+        for (const [
+          id = '',
+          parents = '',
+          an = '',
+          ae = '',
+          ad = '',
+          cn = '',
+          ce = '',
+          cd = '',
+          message = '',
+        ] of parseRecords(log, BLAME_COMMIT_FIELDS.length)) {
+          commits.set(id, {
+            id,
+            message,
+            parent_ids: parents.split(' ').filter((p) => p.length > 0),
+            authored_date: isoUtc(ad),
+            author_name: an,
+            author_email: ae,
+            committed_date: isoUtc(cd),
+            committer_name: cn,
+            committer_email: ce,
+          });
+        }
+        return groups.map((group) => {
+          const commit = commits.get(group.sha);
+          if (!commit) throw new Error(`blame: commit ${group.sha} missing from log output`);
+          return { commit, lines: group.lines };
+        });
+      },
+    );
   }
 
   /**
@@ -704,6 +722,7 @@ export class GitRepository {
       const updated = await this.git(['update-ref', `refs/heads/${input.branch}`, commitId, oldValue]);
       if (updated.code !== 0)
         return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
+      repositoryReadCache.invalidate(this.path);
       await rememberIndex(this.path, tree, indexFile);
       return { ok: true, commitId };
     } finally {
@@ -713,21 +732,25 @@ export class GitRepository {
 
   /** All branches, sorted by name, with their tip commits, from a single for-each-ref call. */
   async listBranches(): Promise<BranchInfo[]> {
-    const out = await this.gitOk([
-      'for-each-ref',
-      '--sort=refname',
-      `--format=${BRANCH_FORMAT}`,
-      'refs/heads/',
-    ]);
-    return parseRecords(out, BRANCH_FIELDS.length).map(toBranchInfo);
+    return repositoryReadCache.get(this.path, 'listBranches', async (): Promise<BranchInfo[]> => {
+      const out = await this.gitOk([
+        'for-each-ref',
+        '--sort=refname',
+        `--format=${BRANCH_FORMAT}`,
+        'refs/heads/',
+      ]);
+      return parseRecords(out, BRANCH_FIELDS.length).map(toBranchInfo);
+    });
   }
 
   async getBranch(name: string): Promise<BranchInfo | null> {
-    if (!isSafeRevision(name)) return null;
-    const out = await this.gitOk(['for-each-ref', `--format=${BRANCH_FORMAT}`, `refs/heads/${name}`]);
-    // The pattern also matches `name/…`: keep the exact ref only.
-    const records = parseRecords(out, BRANCH_FIELDS.length).filter((r) => r[0] === `refs/heads/${name}`);
-    return records[0] ? toBranchInfo(records[0]) : null;
+    return repositoryReadCache.get(this.path, `getBranch\0${name}`, async (): Promise<BranchInfo | null> => {
+      if (!isSafeRevision(name)) return null;
+      const out = await this.gitOk(['for-each-ref', `--format=${BRANCH_FORMAT}`, `refs/heads/${name}`]);
+      // The pattern also matches `name/…`: keep the exact ref only.
+      const records = parseRecords(out, BRANCH_FIELDS.length).filter((r) => r[0] === `refs/heads/${name}`);
+      return records[0] ? toBranchInfo(records[0]) : null;
+    });
   }
 
   /** Creates `name` at `ref`; the zero old value makes git refuse if the branch appeared meanwhile. */
@@ -737,6 +760,7 @@ export class GitRepository {
     if (commit === null)
       return { ok: false, reason: 'unknown_ref', message: `Invalid reference name: ${ref}` };
     const created = await this.git(['update-ref', `refs/heads/${name}`, commit, ZERO_OID]);
+    repositoryReadCache.invalidate(this.path);
     if (created.code !== 0) {
       // Either the branch exists, or it clashes with one (`a/b` next to `a`): git cannot store both.
       return (await this.getBranch(name))
@@ -761,6 +785,7 @@ export class GitRepository {
     if (!tip) return { ok: false, reason: 'not_found', message: `Branch not found: ${name}` };
     const old = expectedCommit ?? tip.commit;
     const deleted = await this.git(['update-ref', '-d', `refs/heads/${name}`, old]);
+    repositoryReadCache.invalidate(this.path);
     return deleted.code === 0
       ? { ok: true }
       : { ok: false, reason: 'branch_moved', message: `branch ${name} was changed by someone else` };
@@ -778,20 +803,26 @@ export class GitRepository {
    * default branch itself is left out (it is not "merged" into itself, as in GitLab).
    */
   async mergedBranches(defaultBranch: string): Promise<Set<string>> {
-    if (!isSafeRevision(defaultBranch)) return new Set();
-    const result = await this.git([
-      'for-each-ref',
-      '--format=%(refname)',
-      `--merged=refs/heads/${defaultBranch}`,
-      'refs/heads/',
-    ]);
-    if (result.code !== 0) return new Set(); // the default branch does not exist (yet)
-    const names = result.stdout
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line.length > 0)
-      .map((ref) => ref.replace(/^refs\/heads\//, ''));
-    return new Set(names.filter((name) => name !== defaultBranch));
+    return repositoryReadCache.get(
+      this.path,
+      `mergedBranches\0${defaultBranch}`,
+      async (): Promise<Set<string>> => {
+        if (!isSafeRevision(defaultBranch)) return new Set();
+        const result = await this.git([
+          'for-each-ref',
+          '--format=%(refname)',
+          `--merged=refs/heads/${defaultBranch}`,
+          'refs/heads/',
+        ]);
+        if (result.code !== 0) return new Set(); // the default branch does not exist (yet)
+        const names = result.stdout
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line.length > 0)
+          .map((ref) => ref.replace(/^refs\/heads\//, ''));
+        return new Set(names.filter((name) => name !== defaultBranch));
+      },
+    );
   }
 
   /** The branch HEAD points to (it may not exist yet in an empty repository); null when detached. */
@@ -804,6 +835,7 @@ export class GitRepository {
   async setDefaultBranch(name: string): Promise<void> {
     if (!(await this.isValidBranchName(name))) throw new Error(`invalid branch name: ${name}`);
     await this.gitOk(['symbolic-ref', 'HEAD', `refs/heads/${name}`]);
+    repositoryReadCache.invalidate(this.path);
   }
 
   /**
@@ -849,6 +881,7 @@ export class GitRepository {
     const args = [...CONFIG_ARGS, 'clone', '--quiet', '--bare', '--', bundlePath, targetPath];
     const result = await runGit(args);
     if (result.code !== 0) throw new GitError(args, result.code, result.stderr);
+    repositoryReadCache.invalidate(targetPath);
     const repository = new GitRepository(targetPath);
     await repository.gitOk(['remote', 'remove', 'origin']);
     return repository;
@@ -856,19 +889,21 @@ export class GitRepository {
 
   /** Every file (blob) path at `ref`, recursively; null when the ref is unknown. */
   async listTreePaths(ref: string): Promise<string[] | null> {
-    if (!isSafeRevision(ref)) return null;
-    const result = await this.git(['ls-tree', '-r', '-z', '--full-tree', `${ref}^{commit}`]);
-    if (result.code !== 0) {
-      if (MISSING.test(result.stderr)) return null;
-      throw new GitError(['ls-tree', ref], result.code, result.stderr);
-    }
-    const paths: string[] = [];
-    for (const line of result.stdout.toString('utf8').split('\0')) {
-      // "<mode> <type> <sha>\t<path>"; gitlinks (submodules) are not files of this repository.
-      const tab = line.indexOf('\t');
-      if (tab > 0 && line.split(' ', 2)[1] === 'blob') paths.push(line.slice(tab + 1));
-    }
-    return paths;
+    return repositoryReadCache.get(this.path, `listTreePaths\0${ref}`, async (): Promise<string[] | null> => {
+      if (!isSafeRevision(ref)) return null;
+      const result = await this.git(['ls-tree', '-r', '-z', '--full-tree', `${ref}^{commit}`]);
+      if (result.code !== 0) {
+        if (MISSING.test(result.stderr)) return null;
+        throw new GitError(['ls-tree', ref], result.code, result.stderr);
+      }
+      const paths: string[] = [];
+      for (const line of result.stdout.toString('utf8').split('\0')) {
+        // "<mode> <type> <sha>\t<path>"; gitlinks (submodules) are not files of this repository.
+        const tab = line.indexOf('\t');
+        if (tab > 0 && line.split(' ', 2)[1] === 'blob') paths.push(line.slice(tab + 1));
+      }
+      return paths;
+    });
   }
 
   /* ---------------------------------------------------------------------------------------------- */

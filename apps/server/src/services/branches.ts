@@ -70,8 +70,8 @@ async function branchView(
   origin: string,
 ): Promise<BranchView> {
   const repo = repositoryOf(context, access.project);
+  // mergedBranches leaves the default branch out; the set is shared with the read cache, so it is only read.
   const merged = await repo.mergedBranches(access.project.default_branch);
-  merged.delete(access.project.default_branch);
   const rules = await loadProtectionRules(context.db, access.project.id);
   return { access, rules, merged, origin, caller, context };
 }

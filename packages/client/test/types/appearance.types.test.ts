@@ -25,7 +25,7 @@ describe('Appearance: client types', () => {
 
   it('rejects a wrong path', async () => {
     // @ts-expect-error the appearance lives under /application
-    await client.GET('/appearance');
+    await client.GET('/appearance', {});
   });
 
   it('rejects a missing required parameter', async () => {

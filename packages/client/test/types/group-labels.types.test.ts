@@ -36,6 +36,8 @@ describe('Group labels: client types', () => {
   it('rejects a missing required parameter', async () => {
     // @ts-expect-error color is required
     await client.POST('/groups/{id}/labels', { params: { path: { id: 7 } }, body: { name: 'bug' } });
+    // @ts-expect-error the deprecated update form needs the name
+    await client.PUT('/groups/{id}/labels', { params: { path: { id: 7 } }, body: { new_name: 'defect' } });
     // @ts-expect-error the deprecated delete form needs the name
     await client.DELETE('/groups/{id}/labels', { params: { path: { id: 7 } }, body: {} });
   });
@@ -45,6 +47,11 @@ describe('Group labels: client types', () => {
       params: { path: { id: 7, label_id: 1 } },
       // @ts-expect-error color is a string
       body: { color: 0xff0000 },
+    });
+    await client.PUT('/groups/{id}/labels', {
+      params: { path: { id: 7 } },
+      // @ts-expect-error the deprecated form names the label in `name`, a string
+      body: { name: 5, new_name: 'defect' },
     });
     await client.GET('/groups/{id}/labels', {
       // @ts-expect-error with_counts is a boolean

@@ -1,0 +1,104 @@
+// The benchmark: request rates and latencies at 32 connections, file commits per second and peak memory of
+// the server, in production mode (request validation only) and with response validation on.
+// Prints figures; asserts nothing. Run with `pnpm bench` at the root.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const SERVER_MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const TOKEN = 'collab-demo-maintainer-token';
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const COMMITS = Number(process.env.BENCH_COMMITS ?? 300);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+interface RunningServer {
+  origin: string;
+  child: ChildProcess;
+  dataDir: string;
+}
+
+async function startServer(validateResponses: boolean): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
+  const args = [SERVER_MAIN, '--seed', 'demo', '--data-dir', dataDir, '--port', String(port)];
+  if (validateResponses) args.push('--validate-responses');
+  const child = spawn(TSX, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) resolve();
+    });
+  });
+  child.stdout?.resume();
+  return { origin: `http://127.0.0.1:${port}`, child, dataDir };
+}
+
+async function stopServer(server: RunningServer): Promise<number> {
+  const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8').catch(() => '');
+  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  await rm(server.dataDir, { recursive: true, force: true });
+  return peakKb / 1024;
+}
+
+async function load(name: string, url: string): Promise<void> {
+  const result = await autocannon({ url, connections: 32, duration: DURATION_SECONDS, headers: { 'PRIVATE-TOKEN': TOKEN } });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  console.log(
+    `  ${name.padEnd(16)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms${failures ? `   (${failures} failed)` : ''}`,
+  );
+}
+
+async function commits(origin: string): Promise<void> {
+  const api = `${origin}/api/v4/projects/acme%2Fwebsite/repository/files`;
+  const started = performance.now();
+  let ok = 0;
+  for (let i = 0; i < COMMITS; i++) {
+    const response = await fetch(`${api}/bench%2Ffile-${i}.txt`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ branch: 'develop', content: `commit ${i}\n`, commit_message: `bench ${i}` }),
+    });
+    if (response.status === 201) ok++;
+    await response.arrayBuffer();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`  file commits     ${(ok / seconds).toFixed(0).padStart(6)} commits/s (${ok}/${COMMITS} sequential commits to one branch)`);
+}
+
+async function createPipelines(origin: string): Promise<void> {
+  // A few pipelines so that the list is not empty (the endpoint may not exist on older builds).
+  for (let i = 0; i < 5; i++) {
+    await fetch(`${origin}/api/v4/projects/acme%2Fwebsite/pipeline`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ref: 'main' }),
+    }).then((r) => r.arrayBuffer());
+  }
+}
+
+for (const validateResponses of [false, true]) {
+  const server = await startServer(validateResponses);
+  const project = `${server.origin}/api/v4/projects/acme%2Fwebsite`;
+  console.log(validateResponses ? '\nrequest and response validation' : 'production mode (request validation, no response validation)');
+  await createPipelines(server.origin);
+  await load('GET file', `${project}/repository/files/README.md?ref=main`);
+  await load('list branches', `${project}/repository/branches`);
+  await load('list pipelines', `${project}/pipelines`);
+  await commits(server.origin);
+  console.log(`  peak RSS         ${(await stopServer(server)).toFixed(0).padStart(6)} MB`);
+}

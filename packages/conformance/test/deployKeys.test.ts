@@ -1,0 +1,336 @@
+// Deploy keys: the instance-wide list, and a project's keys: list, read, add (new or joined), update,
+// enable and delete, with key validation and the access rules.
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTarget, type Target } from '../src/index.js';
+
+let target: Target;
+let project: string;
+let privateProject: string;
+let internalProject: string;
+
+beforeAll(async () => {
+  target = await openTarget();
+  project = target.config.fixtures.publicProject;
+  privateProject = target.config.fixtures.privateProject;
+  internalProject = target.config.fixtures.internalProject;
+});
+afterAll(async () => {
+  await target.close();
+});
+
+const ALL = '/deploy_keys' as const;
+const LIST = '/projects/{id}/deploy_keys' as const;
+const ONE = '/projects/{id}/deploy_keys/{key_id}' as const;
+const ENABLE = '/projects/{id}/deploy_keys/{key_id}/enable' as const;
+
+/** An SSH wire-format `string`: a 32-bit length and the bytes. */
+function sshString(value: Buffer | string): Buffer {
+  const bytes = Buffer.from(value);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(bytes.length);
+  return Buffer.concat([length, bytes]);
+}
+
+function sshMpint(magnitude: Buffer): Buffer {
+  return sshString((magnitude[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), magnitude]) : magnitude);
+}
+
+/** A fresh public key in OpenSSH format, made with node's crypto (no ssh-keygen needed). */
+function newKey(type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519', comment = 'conformance@example.com'): string {
+  if (type === 'ed25519') {
+    const x = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '', 'base64url');
+    return `ssh-ed25519 ${Buffer.concat([sshString('ssh-ed25519'), sshString(x)]).toString('base64')} ${comment}`;
+  }
+  if (type === 'rsa') {
+    const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({ format: 'jwk' });
+    const blob = Buffer.concat([
+      sshString('ssh-rsa'),
+      sshMpint(Buffer.from(jwk.e ?? '', 'base64url')),
+      sshMpint(Buffer.from(jwk.n ?? '', 'base64url')),
+    ]);
+    return `ssh-rsa ${blob.toString('base64')} ${comment}`;
+  }
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x ?? '', 'base64url'), Buffer.from(jwk.y ?? '', 'base64url')]);
+  const blob = Buffer.concat([sshString('ecdsa-sha2-nistp256'), sshString('nistp256'), sshString(point)]);
+  return `ecdsa-sha2-nistp256 ${blob.toString('base64')} ${comment}`;
+}
+
+async function addKey(id: string, title: string, key: string, canPush?: boolean) {
+  const body = canPush === undefined ? { title, key } : { title, key, can_push: canPush };
+  return target.as('maintainer').POST(LIST, { params: { path: { id } }, body });
+}
+
+async function addedKeyId(id: string, title: string, key = newKey()): Promise<number> {
+  const { data, response } = await addKey(id, title, key);
+  expect(response.status).toBe(201);
+  return data?.id ?? -1;
+}
+
+describe('adding a deploy key', () => {
+  it('adds ed25519, RSA and ECDSA keys (201), read-only unless can_push', async () => {
+    for (const type of ['ed25519', 'rsa', 'ecdsa'] as const) {
+      const key = newKey(type);
+      const { data, response } = await addKey(project, `${type} key`, key, type === 'rsa');
+      expect(response.status).toBe(201);
+      expect(data).toMatchObject({ title: `${type} key`, key, can_push: type === 'rsa' });
+      expect(data?.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    }
+  });
+
+  it('refuses a key that is not a valid SSH public key with 400 {"message": {"key": [...]}}', async () => {
+    const ed = newKey().split(' ');
+    const rsaBlob = newKey('rsa').split(' ')[1] ?? '';
+    const invalid = [
+      'not a key',
+      `ssh-dss ${ed[1]}`,
+      `ssh-rsa ${ed[1]}`,
+      `ssh-ed25519 ${(ed[1] ?? '').slice(0, 40)}`,
+      `ssh-ed25519 ${ed[1]}$$`,
+      `ssh-ed25519 ${rsaBlob}`,
+      '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----',
+    ];
+    for (const key of invalid) {
+      const { response, error } = await addKey(project, 'bad', key);
+      expect(response.status, key).toBe(400);
+      expect((error?.message as Record<string, string[]>).key?.[0]).toBe('is invalid');
+    }
+  });
+
+  it('refuses a missing or blank title and a missing key with 400', async () => {
+    const client = target.as('maintainer');
+    // @ts-expect-error title is required: the bad request is the point of the test
+    const noTitle = await client.POST(LIST, { params: { path: { id: project } }, body: { key: newKey() } });
+    expect(noTitle.response.status).toBe(400);
+    expect(noTitle.error?.error).toMatch(/title/);
+    // @ts-expect-error key is required
+    const noKey = await client.POST(LIST, { params: { path: { id: project } }, body: { title: 'no key' } });
+    expect(noKey.response.status).toBe(400);
+    expect(noKey.error?.error).toMatch(/key/);
+    const blank = await addKey(project, '   ', newKey());
+    expect(blank.response.status).toBe(400);
+    expect((blank.error?.message as Record<string, string[]>).title).toBeDefined();
+  });
+
+  it('refuses the same key twice in one project (400), also with another comment', async () => {
+    const key = newKey();
+    expect((await addKey(project, 'once', key)).response.status).toBe(201);
+    const again = await addKey(project, 'twice', key.replace('conformance@example.com', 'other comment'));
+    expect(again.response.status).toBe(400);
+    expect(JSON.stringify(again.error)).toMatch(/has already been taken/);
+  });
+
+  it('joins a key of another project the caller maintains, keeping its id and title', async () => {
+    const key = newKey();
+    const first = await addKey(project, 'shared key', key, true);
+    const joined = await addKey(internalProject, 'another title', key);
+    expect(joined.response.status).toBe(201);
+    expect(joined.data).toMatchObject({ id: first.data?.id, title: 'shared key', can_push: false });
+    const inFirst = await target.as('maintainer').GET(ONE, { params: { path: { id: project, key_id: first.data?.id ?? -1 } } });
+    expect(inFirst.data?.can_push).toBe(true);
+  });
+
+  it('takes form fields too', async () => {
+    const key = newKey('ecdsa');
+    const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/deploy_keys`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ title: 'form key', key, can_push: 'true' }),
+    });
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ title: 'form key', key, can_push: true });
+  });
+
+  it('needs a token (401), maintainer access (403), the api scope (403), and hides private projects (404)', async () => {
+    const params = { path: { id: project } };
+    const body = { title: 'denied', key: newKey() };
+    expect((await target.as('anonymous').POST(LIST, { params, body })).response.status).toBe(401);
+    expect((await target.as('revoked').POST(LIST, { params, body })).response.status).toBe(401);
+    expect((await target.as('developer').POST(LIST, { params, body })).response.status).toBe(403);
+    expect((await target.as('developerReadRepository').POST(LIST, { params, body })).response.status).toBe(403);
+    expect((await target.as('outsider').POST(LIST, { params: { path: { id: privateProject } }, body })).response.status).toBe(404);
+    expect((await target.as('maintainer').POST(LIST, { params: { path: { id: 'acme/no-such-project' } }, body })).response.status).toBe(404);
+  });
+});
+
+describe("listing and reading a project's keys", () => {
+  it('lists the keys with can_push, paginated with the headers', async () => {
+    const ids = [await addedKeyId(privateProject, 'p1'), await addedKeyId(privateProject, 'p2'), await addedKeyId(privateProject, 'p3')];
+    const client = target.as('maintainer');
+    const all = await client.GET(LIST, { params: { path: { id: privateProject } } });
+    expect(all.response.status).toBe(200);
+    expect(all.data?.map((key) => key.id)).toEqual(ids);
+    expect(all.data?.every((key) => key.can_push === false)).toBe(true);
+
+    const page = await client.GET(LIST, { params: { path: { id: privateProject }, query: { per_page: 2, page: 1 } } });
+    expect(page.data?.map((key) => key.id)).toEqual(ids.slice(0, 2));
+    const headers = page.response.headers;
+    expect(headers.get('X-Total')).toBe('3');
+    expect(headers.get('X-Total-Pages')).toBe('2');
+    expect(headers.get('X-Per-Page')).toBe('2');
+    expect(headers.get('X-Page')).toBe('1');
+    expect(headers.get('X-Next-Page')).toBe('2');
+    expect(headers.get('X-Prev-Page')).toBe('');
+    expect(headers.get('Link')).toMatch(/page=2[^>]*>; rel="next"/);
+    const collected: number[] = [];
+    for await (const key of client.paginate(() => client.GET(LIST, { params: { path: { id: privateProject }, query: { per_page: 2 } } }))) {
+      collected.push(key.id);
+    }
+    expect(collected).toEqual(ids);
+  });
+
+  it('reads one key; a key not enabled for the project or unknown is 404', async () => {
+    const id = await addedKeyId(project, 'readable');
+    const client = target.as('maintainer');
+    const one = await client.GET(ONE, { params: { path: { id: project, key_id: id } } });
+    expect(one.response.status).toBe(200);
+    expect(one.data).toMatchObject({ id, title: 'readable', can_push: false });
+    expect((await client.GET(ONE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(404);
+    const unknown = await client.GET(ONE, { params: { path: { id: project, key_id: 999_999 } } });
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.error?.message).toMatch(/Deploy Key/);
+  });
+
+  it('needs a token (401), maintainer access (403), a read scope (403), and hides private projects (404)', async () => {
+    const id = await addedKeyId(privateProject, 'guarded');
+    const list = { path: { id: privateProject } };
+    const one = { path: { id: privateProject, key_id: id } };
+    expect((await target.as('anonymous').GET(LIST, { params: list })).response.status).toBe(401);
+    expect((await target.as('anonymous').GET(ONE, { params: one })).response.status).toBe(401);
+    expect((await target.as('developer').GET(LIST, { params: list })).response.status).toBe(403);
+    expect((await target.as('developer').GET(ONE, { params: one })).response.status).toBe(403);
+    expect((await target.as('developerReadRepository').GET(LIST, { params: list })).response.status).toBe(403);
+    expect((await target.as('outsider').GET(LIST, { params: list })).response.status).toBe(404);
+    expect((await target.as('outsider').GET(ONE, { params: one })).response.status).toBe(404);
+  });
+});
+
+describe('updating a key', () => {
+  it("changes the title (the key's) and can_push (this project's)", async () => {
+    const id = await addedKeyId(project, 'before');
+    const client = target.as('maintainer');
+    expect((await client.POST(ENABLE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(201);
+    const updated = await client.PUT(ONE, { params: { path: { id: project, key_id: id } }, body: { title: 'after', can_push: true } });
+    expect(updated.response.status).toBe(200);
+    expect(updated.data).toMatchObject({ id, title: 'after', can_push: true });
+    const elsewhere = await client.GET(ONE, { params: { path: { id: internalProject, key_id: id } } });
+    expect(elsewhere.data).toMatchObject({ title: 'after', can_push: false });
+    const onlyPush = await client.PUT(ONE, { params: { path: { id: project, key_id: id } }, body: { can_push: false } });
+    expect(onlyPush.data).toMatchObject({ title: 'after', can_push: false });
+  });
+
+  it('refuses an update without title or can_push, or with a blank title (400)', async () => {
+    const id = await addedKeyId(project, 'stays');
+    const client = target.as('maintainer');
+    const params = { path: { id: project, key_id: id } };
+    const empty = await client.PUT(ONE, { params, body: {} });
+    expect(empty.response.status).toBe(400);
+    expect(empty.error?.error).toMatch(/at least one/);
+    expect((await client.PUT(ONE, { params })).response.status).toBe(400);
+    expect((await client.PUT(ONE, { params, body: { title: '  ' } })).response.status).toBe(400);
+    expect((await client.GET(ONE, { params })).data?.title).toBe('stays');
+  });
+
+  it('answers 401, 403 and 404', async () => {
+    const id = await addedKeyId(project, 'locked');
+    const body = { title: 'changed' };
+    expect((await target.as('anonymous').PUT(ONE, { params: { path: { id: project, key_id: id } }, body })).response.status).toBe(401);
+    expect((await target.as('developer').PUT(ONE, { params: { path: { id: project, key_id: id } }, body })).response.status).toBe(403);
+    expect((await target.as('maintainer').PUT(ONE, { params: { path: { id: project, key_id: 999_999 } }, body })).response.status).toBe(404);
+    expect((await target.as('maintainer').PUT(ONE, { params: { path: { id: internalProject, key_id: id } }, body })).response.status).toBe(404);
+  });
+});
+
+describe('enabling an existing key', () => {
+  it('enables a key of another project read-only (201); enabling it again returns it (201)', async () => {
+    const key = newKey('rsa');
+    const first = await addKey(project, 'to enable', key, true);
+    const id = first.data?.id ?? -1;
+    const client = target.as('maintainer');
+    const enabled = await client.POST(ENABLE, { params: { path: { id: privateProject, key_id: id } } });
+    expect(enabled.response.status).toBe(201);
+    expect(enabled.data).toMatchObject({ id, title: 'to enable', key, can_push: false });
+    const again = await client.POST(ENABLE, { params: { path: { id: privateProject, key_id: id } } });
+    expect(again.response.status).toBe(201);
+    expect(again.data?.id).toBe(id);
+    const listed = await client.GET(LIST, { params: { path: { id: privateProject } } });
+    expect(listed.data?.filter((k) => k.id === id)).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown key, 403 below maintainer and 401 without a token', async () => {
+    const id = await addedKeyId(project, 'not for everyone');
+    expect((await target.as('maintainer').POST(ENABLE, { params: { path: { id: internalProject, key_id: 999_999 } } })).response.status).toBe(404);
+    expect((await target.as('developer').POST(ENABLE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(403);
+    expect((await target.as('anonymous').POST(ENABLE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(401);
+    expect((await target.as('outsider').POST(ENABLE, { params: { path: { id: privateProject, key_id: id } } })).response.status).toBe(404);
+  });
+});
+
+describe('deleting a key', () => {
+  it('removes the key from the project; the last removal deletes it from the instance', async () => {
+    const id = await addedKeyId(project, 'two projects');
+    const client = target.as('maintainer');
+    await client.POST(ENABLE, { params: { path: { id: internalProject, key_id: id } } });
+    const removed = await client.DELETE(ONE, { params: { path: { id: project, key_id: id } } });
+    expect(removed.response.status).toBe(204);
+    expect((await client.GET(ONE, { params: { path: { id: project, key_id: id } } })).response.status).toBe(404);
+    expect((await client.GET(ONE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(200);
+    const instanceIds = async () =>
+      (await target.as('admin').GET(ALL, { params: { query: { per_page: 100 } } })).data?.map((key) => key.id) ?? [];
+    expect(await instanceIds()).toContain(id);
+
+    expect((await client.DELETE(ONE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(204);
+    expect(await instanceIds()).not.toContain(id);
+    // Gone from the instance: it cannot be enabled any more.
+    expect((await client.POST(ENABLE, { params: { path: { id: project, key_id: id } } })).response.status).toBe(404);
+  });
+
+  it('lets the same key be added again after it was deleted', async () => {
+    const key = newKey();
+    const id = (await addKey(project, 'again', key)).data?.id ?? -1;
+    expect((await target.as('maintainer').DELETE(ONE, { params: { path: { id: project, key_id: id } } })).response.status).toBe(204);
+    expect((await addKey(project, 'again', key)).response.status).toBe(201);
+  });
+
+  it('answers 404 for a key not enabled here, 403 below maintainer and 401 without a token', async () => {
+    const id = await addedKeyId(project, 'kept');
+    expect((await target.as('maintainer').DELETE(ONE, { params: { path: { id: internalProject, key_id: id } } })).response.status).toBe(404);
+    expect((await target.as('developer').DELETE(ONE, { params: { path: { id: project, key_id: id } } })).response.status).toBe(403);
+    expect((await target.as('anonymous').DELETE(ONE, { params: { path: { id: project, key_id: id } } })).response.status).toBe(401);
+    expect((await target.as('maintainer').GET(ONE, { params: { path: { id: project, key_id: id } } })).response.status).toBe(200);
+  });
+});
+
+describe('the instance-wide list', () => {
+  it('lists every key once, without can_push, paginated, for administrators', async () => {
+    const key = newKey();
+    const id = (await addKey(project, 'instance', key, true)).data?.id ?? -1;
+    await target.as('maintainer').POST(ENABLE, { params: { path: { id: privateProject, key_id: id } } });
+    const client = target.as('admin');
+    const first = await client.GET(ALL, { params: { query: { per_page: 2 } } });
+    expect(first.response.status).toBe(200);
+    expect(first.data).toHaveLength(2);
+    const total = Number(first.response.headers.get('X-Total'));
+    expect(total).toBeGreaterThan(2);
+    expect(first.response.headers.get('X-Total-Pages')).toBe(String(Math.ceil(total / 2)));
+    expect(first.response.headers.get('X-Per-Page')).toBe('2');
+    expect(first.response.headers.get('X-Page')).toBe('1');
+    expect(first.response.headers.get('X-Next-Page')).toBe('2');
+    expect(first.response.headers.get('X-Prev-Page')).toBe('');
+    expect(first.response.headers.get('Link')).toMatch(/rel="next"/);
+    const all = [];
+    for await (const item of client.paginate(() => client.GET(ALL, { params: { query: { per_page: 2 } } }))) all.push(item);
+    expect(all).toHaveLength(total);
+    const mine = all.filter((item) => item.id === id);
+    expect(mine).toEqual([{ id, title: 'instance', key, created_at: expect.any(String) }]);
+    expect(all.every((item) => !('can_push' in item))).toBe(true);
+  });
+
+  it('is refused to non-administrators (403) and without a valid token (401)', async () => {
+    expect((await target.as('maintainer').GET(ALL)).response.status).toBe(403);
+    expect((await target.as('owner').GET(ALL)).response.status).toBe(403);
+    expect((await target.as('anonymous').GET(ALL)).response.status).toBe(401);
+    expect((await target.as('revoked').GET(ALL)).response.status).toBe(401);
+  });
+});

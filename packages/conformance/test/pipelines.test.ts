@@ -1,0 +1,660 @@
+// Pipelines: creation from the repository's declarative CI configuration, the runner's state transitions,
+// cancel, retry and delete, every list filter, variables, the test report behind its feature flag, and a
+// restart in the middle of a pipeline.
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { components } from '@collab/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoConfig, openTarget, type Role, startLocalServer, type Target, targetFor } from '../src/index.js';
+
+type Pipeline = components['schemas']['Pipeline'];
+type Status = Pipeline['status'];
+
+let target: Target;
+let project: string;
+let privateProject: string;
+
+beforeAll(async () => {
+  target = await openTarget();
+  project = target.config.fixtures.publicProject;
+  privateProject = target.config.fixtures.privateProject;
+});
+afterAll(async () => {
+  await target.close();
+});
+
+const LIST = '/projects/{id}/pipelines' as const;
+const CREATE = '/projects/{id}/pipeline' as const;
+const ONE = '/projects/{id}/pipelines/{pipeline_id}' as const;
+const CI_FILE = '.collab-ci.yml';
+const STOPPED: readonly Status[] = ['success', 'failed', 'canceled', 'skipped', 'manual'];
+const ZERO_SHA = '0'.repeat(40);
+
+let branchCounter = 0;
+
+/** A new branch of `id` from its default branch whose CI configuration is `config`; returns its name. */
+async function branchWithConfig(config: string, id = project, role: Role = 'maintainer'): Promise<string> {
+  branchCounter += 1;
+  const branch = `ci/case-${branchCounter}`;
+  const client = target.as(role);
+  const created = await client.POST('/projects/{id}/repository/branches', { params: { path: { id } }, body: { branch, ref: 'main' } });
+  expect(created.response.status).toBe(201);
+  const params = { path: { id, file_path: CI_FILE } };
+  const exists = (await client.GET('/projects/{id}/repository/files/{file_path}', { params: { ...params, query: { ref: branch } } })).response.status === 200;
+  const body = { branch, content: config, commit_message: `CI configuration for ${branch}` };
+  const written = exists ? await client.PUT('/projects/{id}/repository/files/{file_path}', { params, body }) : await client.POST('/projects/{id}/repository/files/{file_path}', { params, body });
+  expect(written.response.ok).toBe(true);
+  return branch;
+}
+
+async function createPipeline(ref: string, options: { id?: string; role?: Role; variables?: { key: string; value: string; variable_type?: 'env_var' | 'file' }[] } = {}): Promise<Pipeline> {
+  const { data, response, error } = await target.as(options.role ?? 'developer').POST(CREATE, {
+    params: { path: { id: options.id ?? project } },
+    body: { ref, variables: options.variables },
+  });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data as Pipeline;
+}
+
+async function getPipeline(pipelineId: number, id = project): Promise<Pipeline> {
+  const { data, response } = await target.as('developer').GET(ONE, { params: { path: { id, pipeline_id: pipelineId } } });
+  expect(response.status).toBe(200);
+  return data as Pipeline;
+}
+
+/** Polls until the pipeline has one of `statuses` (the runner works on its own, in the background). */
+async function waitFor(pipelineId: number, statuses: readonly Status[] = STOPPED, id = project, t: Target = target): Promise<Pipeline> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const { data } = await t.as('developer').GET(ONE, { params: { path: { id, pipeline_id: pipelineId } } });
+    if (data && statuses.includes(data.status)) return data;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`pipeline ${pipelineId} did not reach ${statuses.join('/')}`);
+}
+
+async function listAll(query: Record<string, string | number | boolean> = {}, role: Role | 'anonymous' = 'developer'): Promise<{ ids: number[]; response: Response }> {
+  const { data, response, error } = await target.as(role).GET(LIST, {
+    params: { path: { id: project }, query: { per_page: 100, ...query } as never },
+  });
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return { ids: (data ?? []).map((item) => item.id), response };
+}
+
+const TWO_STAGES = `
+stages: [build, test]
+compile:
+  stage: build
+  script: make
+  duration: 2
+  coverage: '80'
+unit:
+  stage: test
+  script: [make test]
+  duration: 3
+  coverage: 91
+`;
+
+const LONG_RUNNING = `
+stages: [build, test]
+slow:
+  stage: build
+  script: sleep
+  duration: 5000
+after:
+  stage: test
+  script: echo done
+`;
+
+describe('POST /projects/:id/pipeline', () => {
+  it('creates a pending pipeline for a branch with the full object, and the runner takes it to success', async () => {
+    const branch = await branchWithConfig(TWO_STAGES);
+    const head = await target.as('developer').GET('/projects/{id}/repository/branches/{branch}', { params: { path: { id: project, branch } } });
+    const created = await createPipeline(branch);
+    expect(created).toMatchObject({
+      status: 'pending',
+      ref: branch,
+      sha: head.data?.commit.id,
+      before_sha: ZERO_SHA,
+      tag: false,
+      yaml_errors: null,
+      started_at: null,
+      finished_at: null,
+      duration: null,
+      coverage: null,
+      user: { username: 'developer', name: 'Dev Developer', state: 'active' },
+    });
+    expect(created.web_url).toMatch(new RegExp(`/${project}/-/pipelines/${created.id}$`));
+
+    const finished = await waitFor(created.id);
+    expect(finished.status).toBe('success');
+    expect(finished.started_at).not.toBeNull();
+    expect(finished.finished_at).not.toBeNull();
+    expect(Date.parse(finished.finished_at ?? '')).toBeGreaterThanOrEqual(Date.parse(finished.started_at ?? ''));
+    // The declared durations (2 s, then 3 s) and the average of the declared coverages.
+    expect(finished.duration).toBe(5);
+    expect(finished.coverage).toBe('85.5');
+    expect(finished.created_at).toBe(created.created_at);
+  });
+
+  it('runs the default branch with the configuration committed there', async () => {
+    const created = await createPipeline('main', { role: 'maintainer' });
+    expect((await waitFor(created.id)).status).toBe('success');
+  });
+
+  it('answers 400 "Reference not found" for an unknown ref, a SHA and revision syntax', async () => {
+    const head = await target.as('developer').GET('/projects/{id}/repository/branches/{branch}', { params: { path: { id: project, branch: 'main' } } });
+    for (const ref of ['no-such-branch', head.data?.commit.id ?? 'x', 'main~1', 'main..develop']) {
+      const { response, error } = await target.as('developer').POST(CREATE, { params: { path: { id: project } }, body: { ref } });
+      expect(response.status).toBe(400);
+      expect(error).toEqual({ message: { base: ['Reference not found'] } });
+    }
+  });
+
+  it('answers 400 "Missing CI config file" when the ref has no configuration', async () => {
+    const { response, error } = await target.as('developer').POST(CREATE, { params: { path: { id: privateProject } }, body: { ref: 'main' } });
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ message: { base: ['Missing CI config file'] } });
+  });
+
+  it('answers 400 for a missing ref and for malformed variables', async () => {
+    const missing = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipeline`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': target.config.tokens.developer, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ variables: [] }),
+    });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ error: expect.stringMatching(/ref/) });
+    const bad = [
+      [{ key: 'NOT VALID', value: 'x' }],
+      [
+        { key: 'TWICE', value: '1' },
+        { key: 'TWICE', value: '2' },
+      ],
+    ];
+    for (const variables of bad) {
+      const { response, error } = await target.as('developer').POST(CREATE, { params: { path: { id: project } }, body: { ref: 'main', variables } });
+      expect(response.status).toBe(400);
+      expect(error?.message).toEqual({ base: [expect.any(String)] });
+    }
+    const wrongType = await target.as('developer').POST(CREATE, {
+      params: { path: { id: project } },
+      body: { ref: 'main', variables: [{ key: 'A', value: '1', variable_type: 'secret' as 'file' }] },
+    });
+    expect(wrongType.response.status).toBe(400);
+  });
+
+  it('needs a token (401), developer access (403), and hides private projects (404)', async () => {
+    const body = { ref: 'main' };
+    expect((await target.as('anonymous').POST(CREATE, { params: { path: { id: project } }, body })).response.status).toBe(401);
+    expect((await target.as('revoked').POST(CREATE, { params: { path: { id: project } }, body })).response.status).toBe(401);
+    expect((await target.as('reporter').POST(CREATE, { params: { path: { id: project } }, body })).response.status).toBe(403);
+    expect((await target.as('guest').POST(CREATE, { params: { path: { id: project } }, body })).response.status).toBe(403);
+    expect((await target.as('developerReadRepository').POST(CREATE, { params: { path: { id: project } }, body })).response.status).toBe(403);
+    expect((await target.as('outsider').POST(CREATE, { params: { path: { id: privateProject } }, body })).response.status).toBe(404);
+    expect((await target.as('developer').POST(CREATE, { params: { path: { id: 'acme/no-such-project' } }, body })).response.status).toBe(404);
+  });
+
+  it('takes its parameters as form fields too', async () => {
+    const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipeline`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': target.config.tokens.developer, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'ref=main&variables[0][key]=FROM_FORM&variables[0][value]=yes&variables[0][variable_type]=file',
+    });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as Pipeline;
+    const variables = await target.as('developer').GET(`${ONE}/variables`, { params: { path: { id: project, pipeline_id: created.id } } });
+    expect(variables.data).toEqual([{ key: 'FROM_FORM', value: 'yes', variable_type: 'file' }]);
+  });
+});
+
+describe('the CI configuration decides the outcome', () => {
+  it('gives a failed pipeline with yaml_errors for invalid YAML, and for an invalid structure', async () => {
+    for (const config of ['build: [unclosed', 'stages: [build]\ncompile:\n  stage: nowhere\n  script: make\nlint:\n  stage: build\n']) {
+      const created = await createPipeline(await branchWithConfig(config));
+      expect(created.status).toBe('failed');
+      expect(created.yaml_errors).toEqual(expect.any(String));
+      expect(created.yaml_errors?.length).toBeGreaterThan(0);
+      expect(created.finished_at).not.toBeNull();
+    }
+  });
+
+  it('fails on a failed job without allow_failure, and succeeds past one with it', async () => {
+    const failing = await createPipeline(
+      await branchWithConfig('stages: [test, deploy]\nbroken:\n  stage: test\n  script: x\n  outcome: failed\nship:\n  stage: deploy\n  script: y\n'),
+    );
+    expect((await waitFor(failing.id)).status).toBe('failed');
+    const tolerated = await createPipeline(
+      await branchWithConfig('stages: [test, deploy]\nflaky:\n  stage: test\n  script: x\n  outcome: failed\n  allow_failure: true\nship:\n  stage: deploy\n  script: y\n'),
+    );
+    expect((await waitFor(tolerated.id)).status).toBe('success');
+  });
+
+  it('stops in manual at a manual job', async () => {
+    const created = await createPipeline(await branchWithConfig('stages: [build, deploy]\nb:\n  stage: build\n  script: x\ngo:\n  stage: deploy\n  script: y\n  outcome: manual\n'));
+    const blocked = await waitFor(created.id);
+    expect(blocked.status).toBe('manual');
+    expect(blocked.finished_at).toBeNull();
+  });
+});
+
+describe('cancel, retry and delete', () => {
+  it('cancels a running pipeline (200, canceled), and then leaves it as it is', async () => {
+    const created = await createPipeline(await branchWithConfig(LONG_RUNNING));
+    await waitFor(created.id, ['running']);
+    const cancel = `${ONE}/cancel` as const;
+    const params = { path: { id: project, pipeline_id: created.id } };
+    const { data, response } = await target.as('developer').POST(cancel, { params });
+    expect(response.status).toBe(200);
+    expect(data?.status).toBe('canceled');
+    expect(data?.finished_at).not.toBeNull();
+    const again = await target.as('developer').POST(cancel, { params });
+    expect(again.response.status).toBe(200);
+    expect(again.data).toEqual(data);
+    expect((await getPipeline(created.id)).status).toBe('canceled');
+  });
+
+  it('answers 200 with the pipeline unchanged when it cannot be canceled', async () => {
+    const done = await waitFor((await createPipeline('main')).id);
+    const { data, response } = await target.as('developer').POST(`${ONE}/cancel`, { params: { path: { id: project, pipeline_id: done.id } } });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(done);
+  });
+
+  it('retries a failed pipeline: 201, pending, and the retried jobs run to the same end', async () => {
+    const created = await createPipeline(await branchWithConfig('broken:\n  script: x\n  outcome: failed\n'));
+    const failed = await waitFor(created.id);
+    expect(failed.status).toBe('failed');
+    const { data, response } = await target.as('developer').POST(`${ONE}/retry`, { params: { path: { id: project, pipeline_id: created.id } } });
+    expect(response.status).toBe(201);
+    expect(data?.status).toBe('pending');
+    expect(data?.finished_at).toBeNull();
+    expect(data?.started_at).toBe(failed.started_at);
+    expect((await waitFor(created.id)).status).toBe('failed');
+  });
+
+  it('retries a canceled pipeline', async () => {
+    const created = await createPipeline(await branchWithConfig('quick:\n  script: x\n  duration: 3000\n'));
+    await waitFor(created.id, ['running']);
+    await target.as('developer').POST(`${ONE}/cancel`, { params: { path: { id: project, pipeline_id: created.id } } });
+    const retried = await target.as('maintainer').POST(`${ONE}/retry`, { params: { path: { id: project, pipeline_id: created.id } } });
+    expect(retried.data?.status).toBe('pending');
+    await waitFor(created.id, ['running']);
+    await target.as('developer').POST(`${ONE}/cancel`, { params: { path: { id: project, pipeline_id: created.id } } });
+  });
+
+  it('answers 201 with the pipeline unchanged when there is nothing to retry', async () => {
+    const done = await waitFor((await createPipeline('main')).id);
+    expect(done.status).toBe('success');
+    const { data, response } = await target.as('developer').POST(`${ONE}/retry`, { params: { path: { id: project, pipeline_id: done.id } } });
+    expect(response.status).toBe(201);
+    expect(data).toEqual(done);
+  });
+
+  it('needs developer access to cancel and retry (401, 403, 404)', async () => {
+    const pipeline = await createPipeline('main');
+    for (const action of ['cancel', 'retry'] as const) {
+      const path = `${ONE}/${action}` as const;
+      const params = { path: { id: project, pipeline_id: pipeline.id } };
+      expect((await target.as('anonymous').POST(path, { params })).response.status).toBe(401);
+      expect((await target.as('reporter').POST(path, { params })).response.status).toBe(403);
+      expect((await target.as('developerReadRepository').POST(path, { params })).response.status).toBe(403);
+      expect((await target.as('developer').POST(path, { params: { path: { id: project, pipeline_id: 999999 } } })).response.status).toBe(404);
+    }
+  });
+
+  it('deletes a pipeline as owner (204), then it is gone (404); maintainers may not (403)', async () => {
+    const pipeline = await createPipeline('main');
+    const params = { path: { id: project, pipeline_id: pipeline.id } };
+    expect((await target.as('anonymous').DELETE(ONE, { params })).response.status).toBe(401);
+    expect((await target.as('developer').DELETE(ONE, { params })).response.status).toBe(403);
+    expect((await target.as('maintainer').DELETE(ONE, { params })).response.status).toBe(403);
+    const deleted = await target.as('owner').DELETE(ONE, { params });
+    expect(deleted.response.status).toBe(204);
+    expect(await deleted.response.text()).toBe('');
+    expect((await target.as('developer').GET(ONE, { params })).response.status).toBe(404);
+    expect((await target.as('owner').DELETE(ONE, { params })).response.status).toBe(404);
+    expect((await listAll()).ids).not.toContain(pipeline.id);
+  });
+});
+
+describe('GET /projects/:id/pipelines/:pipeline_id and its variables', () => {
+  it('reads a public project anonymously, a private one as reporter; guests 403, outsiders 404', async () => {
+    const publicPipeline = await createPipeline('main');
+    const anonymous = await target.as('anonymous').GET(ONE, { params: { path: { id: project, pipeline_id: publicPipeline.id } } });
+    expect(anonymous.response.status).toBe(200);
+    expect(anonymous.data?.id).toBe(publicPipeline.id);
+
+    const branch = await branchWithConfig('lint:\n  script: x\n', privateProject);
+    const privatePipeline = await createPipeline(branch, { id: privateProject });
+    const params = { path: { id: privateProject, pipeline_id: privatePipeline.id } };
+    expect((await target.as('reporter').GET(ONE, { params })).response.status).toBe(200);
+    expect((await target.as('guest').GET(ONE, { params })).response.status).toBe(403);
+    expect((await target.as('outsider').GET(ONE, { params })).response.status).toBe(404);
+    expect((await target.as('anonymous').GET(ONE, { params })).response.status).toBe(404);
+    expect((await target.as('revoked').GET(ONE, { params })).response.status).toBe(401);
+    // A pipeline is found only under its own project.
+    expect((await target.as('admin').GET(ONE, { params: { path: { id: project, pipeline_id: privatePipeline.id } } })).response.status).toBe(404);
+    expect((await target.as('admin').GET(ONE, { params: { path: { id: project, pipeline_id: 999999 } } })).response.status).toBe(404);
+  });
+
+  it('rejects a pipeline id that is not an integer (400)', async () => {
+    const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipelines/abc`, {
+      headers: { 'PRIVATE-TOKEN': target.config.tokens.developer },
+    });
+    expect(response.status).toBe(400);
+  });
+
+  it('lists the variables to the triggering user and maintainers, paginated; others 403, anonymous 401', async () => {
+    const variables = [
+      { key: 'RUN_NIGHTLY', value: 'true' },
+      { key: 'DEPLOY_CONFIG', value: 'region: eu', variable_type: 'file' as const },
+    ];
+    const pipeline = await createPipeline('main', { variables });
+    const path = `${ONE}/variables` as const;
+    const params = { path: { id: project, pipeline_id: pipeline.id } };
+    const own = await target.as('developer').GET(path, { params });
+    expect(own.response.status).toBe(200);
+    expect(own.data).toEqual([
+      { key: 'RUN_NIGHTLY', value: 'true', variable_type: 'env_var' },
+      { key: 'DEPLOY_CONFIG', value: 'region: eu', variable_type: 'file' },
+    ]);
+    expect(own.response.headers.get('X-Total')).toBe('2');
+    const page = await target.as('maintainer').GET(path, { params: { ...params, query: { per_page: 1, page: 2 } } });
+    expect(page.data?.map((variable) => variable.key)).toEqual(['DEPLOY_CONFIG']);
+    expect(page.response.headers.get('X-Total-Pages')).toBe('2');
+    expect(page.response.headers.get('X-Prev-Page')).toBe('1');
+    expect(page.response.headers.get('X-Next-Page')).toBe('');
+    expect(page.response.headers.get('Link')).toContain('rel="prev"');
+    expect((await target.as('reporter').GET(path, { params })).response.status).toBe(403);
+    expect((await target.as('outsider').GET(path, { params })).response.status).toBe(403);
+    expect((await target.as('anonymous').GET(path, { params })).response.status).toBe(401);
+    expect((await target.as('developer').GET(path, { params: { path: { id: project, pipeline_id: 999999 } } })).response.status).toBe(404);
+  });
+});
+
+describe('GET /projects/:id/pipelines', () => {
+  let success: Pipeline;
+  let failed: Pipeline;
+  let yamlError: Pipeline;
+  let running: Pipeline;
+  let byMaintainer: Pipeline;
+  let all: Pipeline[];
+
+  beforeAll(async () => {
+    success = await waitFor((await createPipeline(await branchWithConfig('ok:\n  script: x\n'))).id);
+    failed = await waitFor((await createPipeline(await branchWithConfig('ko:\n  script: x\n  outcome: failed\n'))).id);
+    yamlError = await createPipeline(await branchWithConfig('not: [valid'));
+    running = await waitFor((await createPipeline(await branchWithConfig(LONG_RUNNING))).id, ['running']);
+    byMaintainer = await waitFor((await createPipeline('main', { role: 'maintainer' })).id);
+    const { data } = await target.as('developer').GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
+    all = await Promise.all((data ?? []).map((item) => getPipeline(item.id)));
+  });
+  afterAll(async () => {
+    await target.as('developer').POST(`${ONE}/cancel`, { params: { path: { id: project, pipeline_id: running.id } } });
+  });
+
+  it('lists newest first with the list item fields, anonymously on a public project', async () => {
+    const { data, response } = await target.as('anonymous').GET(LIST, { params: { path: { id: project } } });
+    expect(response.status).toBe(200);
+    const ids = (data ?? []).map((item) => item.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(data?.[0]).toEqual({
+      id: expect.any(Number),
+      status: expect.any(String),
+      ref: expect.any(String),
+      sha: expect.stringMatching(/^[0-9a-f]{40}$/),
+      web_url: expect.stringContaining('/-/pipelines/'),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+  });
+
+  it('filters by status and by the scopes running and finished', async () => {
+    for (const status of ['success', 'failed', 'running', 'canceled', 'manual', 'pending'] as const) {
+      const expected = all.filter((p) => p.status === status).map((p) => p.id);
+      expect((await listAll({ status })).ids.sort()).toEqual(expected.sort());
+    }
+    expect((await listAll({ status: 'success' })).ids).toContain(success.id);
+    expect((await listAll({ scope: 'running' })).ids).toEqual([running.id]);
+    const finished = (await listAll({ scope: 'finished' })).ids;
+    expect(finished).toEqual(expect.arrayContaining([success.id, failed.id, yamlError.id, byMaintainer.id]));
+    expect(finished).not.toContain(running.id);
+    expect((await listAll({ scope: 'running', status: 'success' })).ids).toEqual([]);
+  });
+
+  it('filters by ref, sha and yaml_errors', async () => {
+    expect((await listAll({ ref: failed.ref })).ids).toEqual([failed.id]);
+    expect((await listAll({ sha: success.sha })).ids).toEqual(all.filter((p) => p.sha === success.sha).map((p) => p.id));
+    expect((await listAll({ ref: 'no-such-ref' })).ids).toEqual([]);
+    const withErrors = (await listAll({ yaml_errors: true })).ids;
+    expect(withErrors).toContain(yamlError.id);
+    expect(withErrors.every((id) => all.find((p) => p.id === id)?.yaml_errors !== null)).toBe(true);
+    const withoutErrors = (await listAll({ yaml_errors: false })).ids;
+    expect(withoutErrors).not.toContain(yamlError.id);
+    expect(withoutErrors.length + withErrors.length).toBe(all.length);
+  });
+
+  it('filters by the name and the username of the user who triggered it', async () => {
+    const mine = all.filter((p) => p.user.username === 'maintainer').map((p) => p.id);
+    expect(mine).toContain(byMaintainer.id);
+    expect((await listAll({ username: 'maintainer' })).ids.sort()).toEqual([...mine].sort());
+    expect((await listAll({ name: 'Mona Maintainer' })).ids.sort()).toEqual([...mine].sort());
+    expect((await listAll({ username: 'nobody' })).ids).toEqual([]);
+  });
+
+  it('filters by updated_after and updated_before (exclusive bounds)', async () => {
+    const bound = failed.updated_at;
+    const after = (await listAll({ updated_after: bound })).ids;
+    const before = (await listAll({ updated_before: bound })).ids;
+    expect(after).not.toContain(failed.id);
+    expect(before).not.toContain(failed.id);
+    expect(after.every((id) => (all.find((p) => p.id === id)?.updated_at ?? '') > bound)).toBe(true);
+    expect(before.every((id) => (all.find((p) => p.id === id)?.updated_at ?? '') < bound)).toBe(true);
+    expect(before).toContain(success.id);
+    expect(after).toContain(byMaintainer.id);
+    const invalid = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipelines?updated_after=yesterday`);
+    expect(invalid.status).toBe(400);
+  });
+
+  it('keeps the latest pipeline of each branch with scope=branches', async () => {
+    const latest = new Map<string, number>();
+    for (const p of all.filter((item) => !item.tag)) latest.set(p.ref, Math.max(latest.get(p.ref) ?? 0, p.id));
+    expect((await listAll({ scope: 'branches' })).ids.sort()).toEqual([...latest.values()].sort());
+  });
+
+  it('orders by id, status, ref, updated_at and user_id, both ways', async () => {
+    const byId = (await listAll({ order_by: 'id', sort: 'asc' })).ids;
+    expect(byId).toEqual([...byId].sort((a, b) => a - b));
+    for (const orderBy of ['status', 'ref', 'updated_at'] as const) {
+      for (const sort of ['asc', 'desc'] as const) {
+        const values = (await listAll({ order_by: orderBy, sort })).ids.map((id) => String(all.find((p) => p.id === id)?.[orderBy]));
+        const sorted = [...values].sort();
+        expect(values).toEqual(sort === 'asc' ? sorted : sorted.reverse());
+      }
+    }
+    const users = (await listAll({ order_by: 'user_id', sort: 'asc' })).ids.map((id) => all.find((p) => p.id === id)?.user.id ?? 0);
+    expect(users).toEqual([...users].sort((a, b) => a - b));
+    const invalid = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipelines?order_by=sha`);
+    expect(invalid.status).toBe(400);
+  });
+
+  it('paginates with the seven headers', async () => {
+    const { data, response } = await target.as('developer').GET(LIST, { params: { path: { id: project }, query: { per_page: 2, page: 2 } } });
+    expect(data?.map((item) => item.id)).toEqual(all.slice(2, 4).map((p) => p.id));
+    expect(response.headers.get('X-Total')).toBe(String(all.length));
+    expect(response.headers.get('X-Total-Pages')).toBe(String(Math.ceil(all.length / 2)));
+    expect(response.headers.get('X-Per-Page')).toBe('2');
+    expect(response.headers.get('X-Page')).toBe('2');
+    expect(response.headers.get('X-Prev-Page')).toBe('1');
+    expect(response.headers.get('X-Next-Page')).toBe('3');
+    expect(response.headers.get('Link')).toMatch(/rel="next".*rel="first".*rel="last"/);
+    const tooMany = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipelines?per_page=101`);
+    expect(tooMany.status).toBe(400);
+  });
+
+  it('rejects unknown filter values (400) and hides private projects (404, 403 for guests)', async () => {
+    const scope = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipelines?scope=everything`);
+    expect(scope.status).toBe(400);
+    const params = { path: { id: privateProject } };
+    expect((await target.as('anonymous').GET(LIST, { params })).response.status).toBe(404);
+    expect((await target.as('outsider').GET(LIST, { params })).response.status).toBe(404);
+    expect((await target.as('guest').GET(LIST, { params })).response.status).toBe(403);
+    expect((await target.as('reporter').GET(LIST, { params })).response.status).toBe(200);
+    expect((await target.as('revoked').GET(LIST, { params })).response.status).toBe(401);
+  });
+});
+
+/** Tags cannot be created through this API: the local server's repository gets one with git itself. */
+const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+
+describe('pipelines for tags', () => {
+  it.skipIf(!againstLocalServer)('creates a pipeline for a tag (tag true) and lists it with scope=tags only', async () => {
+    const branch = await branchWithConfig('ok:\n  script: x\n');
+    const storage = join(target.local?.dataDir ?? '', 'repositories', 'default');
+    const repositories = (await readdir(storage)).map((name) => join(storage, name));
+    let tagged = false;
+    for (const repository of repositories) {
+      const heads = await promisify(execFile)('git', [`--git-dir=${repository}`, 'for-each-ref', `refs/heads/${branch}`]);
+      if (heads.stdout.trim() === '') continue;
+      await promisify(execFile)('git', [`--git-dir=${repository}`, 'tag', 'v1.0.0', `refs/heads/${branch}`]);
+      tagged = true;
+    }
+    expect(tagged).toBe(true);
+    const pipeline = await createPipeline('v1.0.0');
+    expect(pipeline.tag).toBe(true);
+    expect(pipeline.ref).toBe('v1.0.0');
+    expect((await listAll({ scope: 'tags' })).ids).toEqual([pipeline.id]);
+    expect((await listAll({ scope: 'branches' })).ids).not.toContain(pipeline.id);
+    expect((await waitFor(pipeline.id)).status).toBe('success');
+  });
+});
+
+describe('GET /projects/:id/pipelines/:pipeline_id/test_report', () => {
+  const REPORTING = `
+stages: [test, report]
+unit:
+  stage: test
+  script: npm test
+  test_report:
+    suites:
+      - name: unit
+        cases:
+          - { name: adds, classname: math, execution_time: 0.5 }
+          - { name: divides, classname: math, status: failed, execution_time: 1.25, system_output: expected 2, stack_trace: 'math.js:3' }
+lint:
+  stage: test
+  script: npm run lint
+  outcome: failed
+  allow_failure: true
+  test_report:
+    suites:
+      - name: lint
+        cases:
+          - { name: style, classname: eslint, status: skipped }
+e2e:
+  stage: report
+  script: npm run e2e
+  test_report:
+    suites:
+      - name: unit
+        cases:
+          - { name: boots, classname: app, status: error, execution_time: 2 }
+`;
+  const FEATURE = '/features/{name}' as const;
+  const feature = { path: { name: 'pipeline_test_report' } };
+  let pipeline: Pipeline;
+  let privatePipeline: Pipeline;
+
+  beforeAll(async () => {
+    pipeline = await waitFor((await createPipeline(await branchWithConfig(REPORTING))).id);
+    privatePipeline = await waitFor((await createPipeline(await branchWithConfig(REPORTING, privateProject), { id: privateProject })).id, STOPPED, privateProject);
+  });
+  afterAll(async () => {
+    await target.as('admin').DELETE(FEATURE, feature);
+  });
+
+  const report = (id: string, pipelineId: number, role: Role | 'anonymous' = 'reporter') =>
+    target.as(role).GET(`${ONE}/test_report`, { params: { path: { id, pipeline_id: pipelineId } } });
+
+  it('is 404 while the feature flag is off (the default)', async () => {
+    const { response, error } = await report(project, pipeline.id);
+    expect(response.status).toBe(404);
+    expect(error?.message).toMatch(/404/);
+    expect((await report(privateProject, privatePipeline.id)).response.status).toBe(404);
+  });
+
+  it('is served for one project once the flag is on for it, with the counts computed', async () => {
+    const enabled = await target.as('admin').POST(FEATURE, { ...feature, body: { value: true, project } });
+    expect(enabled.data?.state).toBe('conditional');
+    const { data, response } = await report(project, pipeline.id, 'anonymous');
+    expect(response.status).toBe(200);
+    expect(data).toMatchObject({ total_time: 3.75, total_count: 4, success_count: 1, failed_count: 1, skipped_count: 1, error_count: 1 });
+    expect(data?.test_suites.map((suite) => [suite.name, suite.total_count, suite.test_cases.map((c) => c.name)])).toEqual([
+      ['unit', 3, ['adds', 'divides', 'boots']],
+      ['lint', 1, ['style']],
+    ]);
+    expect(data?.test_suites[0]?.test_cases[1]).toEqual({
+      status: 'failed',
+      name: 'divides',
+      classname: 'math',
+      execution_time: 1.25,
+      system_output: 'expected 2',
+      stack_trace: 'math.js:3',
+    });
+    // Still off for the other project.
+    expect((await report(privateProject, privatePipeline.id)).response.status).toBe(404);
+  });
+
+  it('gives zero totals for a pipeline without test reports', async () => {
+    const plain = await waitFor((await createPipeline('main')).id);
+    const { data } = await report(project, plain.id);
+    expect(data).toEqual({ total_time: 0, total_count: 0, success_count: 0, failed_count: 0, skipped_count: 0, error_count: 0, test_suites: [] });
+  });
+
+  it('is served everywhere once the flag is on for everyone, with the usual access rules', async () => {
+    await target.as('admin').POST(FEATURE, { ...feature, body: { value: true } });
+    expect((await report(privateProject, privatePipeline.id)).response.status).toBe(200);
+    expect((await report(privateProject, privatePipeline.id, 'guest')).response.status).toBe(403);
+    expect((await report(privateProject, privatePipeline.id, 'outsider')).response.status).toBe(404);
+    expect((await report(privateProject, privatePipeline.id, 'anonymous')).response.status).toBe(404);
+    expect((await report(privateProject, privatePipeline.id, 'revoked')).response.status).toBe(401);
+    expect((await report(project, 999999)).response.status).toBe(404);
+  });
+
+  it('is 404 again once the flag is switched off', async () => {
+    await target.as('admin').POST(FEATURE, { ...feature, body: { value: false } });
+    expect((await report(project, pipeline.id)).response.status).toBe(404);
+  });
+});
+
+describe('restart', () => {
+  it.skipIf(!againstLocalServer)('finishes a pipeline that was running when the server stopped', async () => {
+    const first = await startLocalServer();
+    const before = targetFor(demoConfig(first.baseUrl), first);
+    const id = before.config.fixtures.publicProject;
+    const branch = 'ci/restart';
+    await before.as('maintainer').POST('/projects/{id}/repository/branches', { params: { path: { id } }, body: { branch, ref: 'main' } });
+    await before.as('maintainer').PUT('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id, file_path: CI_FILE } },
+      // Two stages of 1.5 s each on the local server's clock.
+      body: { branch, content: 'stages: [one, two]\na:\n  stage: one\n  script: x\n  duration: 150\nb:\n  stage: two\n  script: y\n  duration: 150\n', commit_message: 'slow CI' },
+    });
+    const created = await before.as('developer').POST(CREATE, { params: { path: { id } }, body: { ref: branch } });
+    const pipelineId = created.data?.id ?? 0;
+    const running = await waitFor(pipelineId, ['running'], id, before);
+    await first.close({ keepData: true });
+
+    const second = await startLocalServer({ dataDir: first.dataDir });
+    const after = targetFor(demoConfig(second.baseUrl), second);
+    try {
+      const finished = await waitFor(pipelineId, STOPPED, id, after);
+      expect(finished.status).toBe('success');
+      expect(finished.started_at).toBe(running.started_at);
+      expect(finished.duration).toBe(300);
+    } finally {
+      await second.close();
+    }
+  });
+});
