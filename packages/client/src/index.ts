@@ -66,6 +66,28 @@ export function createCollabClient(options: CollabClientOptions): CollabClient {
   return Object.assign(client, { paginate });
 }
 
+/** The SCIM paths: served under `{baseUrl}/api/scim/v2`, not `/api/v4`. */
+export type ScimPaths = Pick<paths, '/groups/{group_path}/Users' | '/groups/{group_path}/Users/{id}'>;
+
+export interface ScimClientOptions {
+  /** Scheme, host and port of the service (the client adds `/api/scim/v2`). */
+  baseUrl: string;
+  /** The group's SCIM token, sent as `Authorization: Bearer`. */
+  token: string;
+  fetch?: typeof fetch;
+  retry?: RetryOptions | false;
+}
+
+/** A client of the SCIM provisioning API, which has its own root and its own bearer token. */
+export function createScimClient(options: ScimClientOptions): Client<ScimPaths> {
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  return createClient<ScimPaths>({
+    baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/scim/v2`,
+    fetch: options.retry === false ? baseFetch : retryingFetch(baseFetch, options.retry),
+    headers: { Authorization: `Bearer ${options.token}` },
+  });
+}
+
 /**
  * Unwraps an openapi-fetch result: the data, or a thrown CollabApiError carrying the status and Error body.
  * `const branch = await unwrap(client.GET('/projects/{id}/repository/branches/{branch}', …))`.

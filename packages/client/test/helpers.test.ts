@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CollabApiError,
   createCollabClient,
+  createScimClient,
   nextLink,
   retryAfterMs,
   retryingFetch,
@@ -87,5 +88,25 @@ describe('createCollabClient', () => {
     expect(failure).toBeInstanceOf(CollabApiError);
     expect((failure as CollabApiError).status).toBe(404);
     expect((failure as CollabApiError).body).toEqual({ message: '404 Project Not Found' });
+  });
+});
+
+describe('createScimClient', () => {
+  it('sends SCIM calls to {baseUrl}/api/scim/v2 with the bearer token', async () => {
+    let seen: Request | undefined;
+    const scim = createScimClient({
+      baseUrl: 'http://server:3000',
+      token: 'scim-secret',
+      retry: false,
+      fetch: async (input) => {
+        seen = input as Request;
+        return new Response(null, { status: 204 });
+      },
+    });
+    await scim.DELETE('/groups/{group_path}/Users/{id}', {
+      params: { path: { group_path: 'acme/platform', id: 'ext-1' } },
+    });
+    expect(seen?.url).toBe('http://server:3000/api/scim/v2/groups/acme%2Fplatform/Users/ext-1');
+    expect(seen?.headers.get('Authorization')).toBe('Bearer scim-secret');
   });
 });

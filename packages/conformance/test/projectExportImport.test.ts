@@ -3,8 +3,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig, type Role, startLocalServer, type Target, targetFor } from '../src/index.js';
-import { openTarget } from '../src/index.js';
+import { demoConfig, openTarget, type Role, startLocalServer, type Target, targetFor } from '../src/index.js';
 import { readTarGz, writeTarGz } from './tarball.js';
 
 let target: Target;
@@ -28,12 +27,18 @@ type ExportState = 'none' | 'queued' | 'started' | 'finished' | 'regeneration_in
 type ImportState = 'none' | 'scheduled' | 'started' | 'finished' | 'failed';
 
 /** Polls `read` until `done` holds, at most `timeoutMs`. */
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -45,12 +50,20 @@ async function exportState(on: Target, id: string | number): Promise<ExportState
 }
 
 const waitForExport = (on: Target, id: string | number, timeoutMs?: number) =>
-  waitFor(`the export of ${id} to finish`, () => exportState(on, id), (state) => state === 'finished', timeoutMs);
+  waitFor(
+    `the export of ${id} to finish`,
+    () => exportState(on, id),
+    (state) => state === 'finished',
+    timeoutMs,
+  );
 
 async function download(on: Target, id: string | number): Promise<Buffer> {
-  const response = await on.fetch(`${on.config.baseUrl}/api/v4/projects/${encodeURIComponent(String(id))}/export/download`, {
-    headers: { 'PRIVATE-TOKEN': on.config.tokens.maintainer },
-  });
+  const response = await on.fetch(
+    `${on.config.baseUrl}/api/v4/projects/${encodeURIComponent(String(id))}/export/download`,
+    {
+      headers: { 'PRIVATE-TOKEN': on.config.tokens.maintainer },
+    },
+  );
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/gzip/);
   return Buffer.from(await response.arrayBuffer());
@@ -79,24 +92,44 @@ interface ImportResult {
   import_status: ImportState;
   correlation_id: string | null;
   import_error?: string | null;
-  failed_relations: { id: number; relation_name: string; exception_class: string; exception_message: string; source: string; created_at: string }[];
+  failed_relations: {
+    id: number;
+    relation_name: string;
+    exception_class: string;
+    exception_message: string;
+    source: string;
+    created_at: string;
+  }[];
 }
 
-async function postImport(role: Role | 'anonymous', body: FormData): Promise<{ status: number; body: Record<string, unknown> }> {
-  const headers: Record<string, string> = role === 'anonymous' ? {} : { 'PRIVATE-TOKEN': target.config.tokens[role] };
-  const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/import`, { method: 'POST', headers, body });
+async function postImport(
+  role: Role | 'anonymous',
+  body: FormData,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers: Record<string, string> =
+    role === 'anonymous' ? {} : { 'PRIVATE-TOKEN': target.config.tokens[role] };
+  const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/import`, {
+    method: 'POST',
+    headers,
+    body,
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function importStatus(id: number | string): Promise<ImportResult> {
-  const { data, response } = await target.as('maintainer').GET(IMPORT_STATUS, { params: { path: { id: String(id) } } });
+  const { data, response } = await target
+    .as('maintainer')
+    .GET(IMPORT_STATUS, { params: { path: { id: String(id) } } });
   expect(response.status).toBe(200);
   return data as ImportResult;
 }
 
 /** Imports `archive` as the maintainer and waits until the import finished or failed. */
 async function importAndWait(archive: Buffer, fields: Record<string, string>): Promise<ImportResult> {
-  const { status, body } = await postImport('maintainer', importForm(archive, { namespace: 'acme', ...fields }));
+  const { status, body } = await postImport(
+    'maintainer',
+    importForm(archive, { namespace: 'acme', ...fields }),
+  );
   expect(status, JSON.stringify(body)).toBe(201);
   expect(body.import_status).toBe('scheduled');
   const id = body.id as number;
@@ -114,14 +147,20 @@ interface Receiver {
 }
 
 /** A web server on 127.0.0.1 that records uploads; `answer` decides each response's status (by request number). */
-async function startReceiver(answer: (index: number) => number | Promise<number> = () => 200): Promise<Receiver> {
+async function startReceiver(
+  answer: (index: number) => number | Promise<number> = () => 200,
+): Promise<Receiver> {
   const received: Receiver['received'] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const index = received.length;
-      received.push({ method: req.method ?? '', contentType: req.headers['content-type'], body: Buffer.concat(chunks) });
+      received.push({
+        method: req.method ?? '',
+        contentType: req.headers['content-type'],
+        body: Buffer.concat(chunks),
+      });
       void Promise.resolve(answer(index)).then((status) => res.writeHead(status).end());
     });
   });
@@ -147,12 +186,16 @@ function expectExportArchive(bytes: Buffer): Map<string, Buffer> {
 
 describe('export status and download before any export', () => {
   it('reports export_status none without _links, and the download is 404', async () => {
-    const { data, response } = await target.as('maintainer').GET(EXPORT, { params: { path: { id: privateProject } } });
+    const { data, response } = await target
+      .as('maintainer')
+      .GET(EXPORT, { params: { path: { id: privateProject } } });
     expect(response.status).toBe(200);
     expect(data?.export_status).toBe('none');
     expect(data?.path_with_namespace).toBe(privateProject);
     expect(data).not.toHaveProperty('_links');
-    const missing = await target.as('maintainer').GET(DOWNLOAD, { params: { path: { id: privateProject } }, parseAs: 'stream' });
+    const missing = await target
+      .as('maintainer')
+      .GET(DOWNLOAD, { params: { path: { id: privateProject } }, parseAs: 'stream' });
     expect(missing.response.status).toBe(404);
   });
 });
@@ -167,15 +210,26 @@ describe('who may export', () => {
       ['anonymous', privateProject, 401],
     ] as const) {
       const params = { params: { path: { id } } };
-      expect((await target.as(role).POST(EXPORT, { ...params, body: {} })).response.status, `${role} POST ${id}`).toBe(status);
+      expect(
+        (await target.as(role).POST(EXPORT, { ...params, body: {} })).response.status,
+        `${role} POST ${id}`,
+      ).toBe(status);
       expect((await target.as(role).GET(EXPORT, params)).response.status, `${role} GET ${id}`).toBe(status);
-      expect((await target.as(role).GET(DOWNLOAD, { ...params, parseAs: 'stream' })).response.status, `${role} download ${id}`).toBe(status);
+      expect(
+        (await target.as(role).GET(DOWNLOAD, { ...params, parseAs: 'stream' })).response.status,
+        `${role} download ${id}`,
+      ).toBe(status);
     }
-    expect((await target.as('maintainer').GET(EXPORT, { params: { path: { id: 'acme/no-such-project' } } })).response.status).toBe(404);
+    expect(
+      (await target.as('maintainer').GET(EXPORT, { params: { path: { id: 'acme/no-such-project' } } }))
+        .response.status,
+    ).toBe(404);
   });
 
   it('needs the api scope to request an export (403 with a read_repository token)', async () => {
-    const { response, error } = await target.as('developerReadRepository').POST(EXPORT, { params: { path: { id: project } }, body: {} });
+    const { response, error } = await target
+      .as('developerReadRepository')
+      .POST(EXPORT, { params: { path: { id: project } }, body: {} });
     expect(response.status).toBe(403);
     expect(error).toMatchObject({ error: 'insufficient_scope' });
   });
@@ -183,8 +237,15 @@ describe('who may export', () => {
   it('refuses an upload without url, with another method, or with a url that is not http(s) (400)', async () => {
     const client = target.as('maintainer');
     const params = { path: { id: privateProject } };
-    for (const upload of [{}, { url: 'http://127.0.0.1:1/x', http_method: 'PATCH' }, { url: 'file:///etc/passwd' }]) {
-      const { response, error } = await client.POST(EXPORT, { params, body: { upload: upload as { url: string } } });
+    for (const upload of [
+      {},
+      { url: 'http://127.0.0.1:1/x', http_method: 'PATCH' },
+      { url: 'file:///etc/passwd' },
+    ]) {
+      const { response, error } = await client.POST(EXPORT, {
+        params,
+        body: { upload: upload as { url: string } },
+      });
       expect(response.status, JSON.stringify(upload)).toBe(400);
       expect(error).toHaveProperty('error');
     }
@@ -196,15 +257,22 @@ describe('who may export', () => {
 describe('exporting a project', () => {
   it('answers 202, moves to finished with _links, and serves a gzip tar with the project and its bundle', async () => {
     const client = target.as('maintainer');
-    const posted = await client.POST(EXPORT, { params: { path: { id: project } }, body: { description: 'Exported copy' } });
+    const posted = await client.POST(EXPORT, {
+      params: { path: { id: project } },
+      body: { description: 'Exported copy' },
+    });
     expect(posted.response.status).toBe(202);
     expect(posted.data).toEqual({ message: '202 Accepted' });
     const seen = new Set<ExportState>();
-    await waitFor('finished', async () => {
-      const state = await exportState(target, project);
-      seen.add(state);
-      return state;
-    }, (state) => state === 'finished');
+    await waitFor(
+      'finished',
+      async () => {
+        const state = await exportState(target, project);
+        seen.add(state);
+        return state;
+      },
+      (state) => state === 'finished',
+    );
     for (const state of seen) expect(['queued', 'started', 'finished']).toContain(state);
 
     const { data } = await client.GET(EXPORT, { params: { path: { id: project } } });
@@ -213,16 +281,30 @@ describe('exporting a project', () => {
     // The override is for the archive only: the project keeps its description.
     expect(data?.description).not.toBe('Exported copy');
 
-    const response = await target.fetch(data?._links?.api_url ?? '', { headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer } });
+    const response = await target.fetch(data?._links?.api_url ?? '', {
+      headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/gzip/);
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="[\d_-]+_acme_website_export\.tar\.gz"$/);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="[\d_-]+_acme_website_export\.tar\.gz"$/,
+    );
     const files = expectExportArchive(Buffer.from(await response.arrayBuffer()));
     expect(files.get('VERSION')?.toString('utf8').trim()).toBe('1');
-    const archived = JSON.parse(files.get('project.json')?.toString('utf8') ?? '{}') as Record<string, unknown>;
-    expect(archived).toMatchObject({ path: 'website', visibility: 'public', default_branch: 'main', description: 'Exported copy' });
+    const archived = JSON.parse(files.get('project.json')?.toString('utf8') ?? '{}') as Record<
+      string,
+      unknown
+    >;
+    expect(archived).toMatchObject({
+      path: 'website',
+      visibility: 'public',
+      default_branch: 'main',
+      description: 'Exported copy',
+    });
     expect(archived.protected_branches).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'main', push_access_levels: [{ access_level: 40 }] })]),
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'main', push_access_levels: [{ access_level: 40 }] }),
+      ]),
     );
   });
 
@@ -236,20 +318,35 @@ describe('exporting a project', () => {
     try {
       const client = target.as('maintainer');
       const params = { path: { id: privateProject } };
-      expect((await client.POST(EXPORT, { params, body: { description: 'first', upload: { url: receiver.url } } })).response.status).toBe(202);
-      await waitFor('the upload to start', async () => receiver.received.length, (n) => n === 1);
+      expect(
+        (await client.POST(EXPORT, { params, body: { description: 'first', upload: { url: receiver.url } } }))
+          .response.status,
+      ).toBe(202);
+      await waitFor(
+        'the upload to start',
+        async () => receiver.received.length,
+        (n) => n === 1,
+      );
       expect(await exportState(target, privateProject)).toBe('started');
       const first = readTarGz(await download(target, privateProject));
 
-      expect((await client.POST(EXPORT, { params, body: { description: 'second' } })).response.status).toBe(202);
+      expect((await client.POST(EXPORT, { params, body: { description: 'second' } })).response.status).toBe(
+        202,
+      );
       expect(await exportState(target, privateProject)).toBe('regeneration_in_progress');
       const during = (await client.GET(EXPORT, { params })).data;
       expect(during).not.toHaveProperty('_links');
-      expect(readTarGz(await download(target, privateProject)).get('project.json')).toEqual(first.get('project.json'));
+      expect(readTarGz(await download(target, privateProject)).get('project.json')).toEqual(
+        first.get('project.json'),
+      );
 
       release(200);
       await waitForExport(target, privateProject);
-      const second = JSON.parse(readTarGz(await download(target, privateProject)).get('project.json')?.toString('utf8') ?? '{}');
+      const second = JSON.parse(
+        readTarGz(await download(target, privateProject))
+          .get('project.json')
+          ?.toString('utf8') ?? '{}',
+      );
       expect(JSON.parse(first.get('project.json')?.toString('utf8') ?? '{}').description).toBe('first');
       expect(second.description).toBe('second');
     } finally {
@@ -267,7 +364,10 @@ describe('uploading the archive', () => {
       for (const method of ['PUT', 'POST'] as const) {
         const before = receiver.received.length;
         const upload = method === 'PUT' ? { url: receiver.url } : { url: receiver.url, http_method: method };
-        expect((await client.POST(EXPORT, { params: { path: { id: project } }, body: { upload } })).response.status).toBe(202);
+        expect(
+          (await client.POST(EXPORT, { params: { path: { id: project } }, body: { upload } })).response
+            .status,
+        ).toBe(202);
         await waitForExport(target, project);
         expect(receiver.received).toHaveLength(before + 1);
         const request = receiver.received[before];
@@ -285,16 +385,30 @@ describe('uploading the archive', () => {
   it('takes upload[url] and upload[http_method] as form fields', async () => {
     const receiver = await startReceiver();
     try {
-      const form = new URLSearchParams({ 'upload[url]': receiver.url, 'upload[http_method]': 'POST', description: 'from a form' });
-      const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/export`, {
-        method: 'POST',
-        headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: form,
+      const form = new URLSearchParams({
+        'upload[url]': receiver.url,
+        'upload[http_method]': 'POST',
+        description: 'from a form',
       });
+      const response = await target.fetch(
+        `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/export`,
+        {
+          method: 'POST',
+          headers: {
+            'PRIVATE-TOKEN': target.config.tokens.maintainer,
+            'Content-Type': 'application/x-www-form-urlencoded',
+          },
+          body: form,
+        },
+      );
       expect(response.status).toBe(202);
       await waitForExport(target, project);
       expect(receiver.received.map((r) => r.method)).toEqual(['POST']);
-      const archived = JSON.parse(readTarGz(receiver.received[0]?.body ?? Buffer.alloc(0)).get('project.json')?.toString('utf8') ?? '{}');
+      const archived = JSON.parse(
+        readTarGz(receiver.received[0]?.body ?? Buffer.alloc(0))
+          .get('project.json')
+          ?.toString('utf8') ?? '{}',
+      );
       expect(archived.description).toBe('from a form');
     } finally {
       await receiver.close();
@@ -304,7 +418,13 @@ describe('uploading the archive', () => {
   it('retries a failing upload, then finishes with the archive still downloadable', async () => {
     const receiver = await startReceiver(() => 500);
     try {
-      expect((await target.as('maintainer').POST(EXPORT, { params: { path: { id: project } }, body: { upload: { url: receiver.url } } })).response.status).toBe(202);
+      expect(
+        (
+          await target
+            .as('maintainer')
+            .POST(EXPORT, { params: { path: { id: project } }, body: { upload: { url: receiver.url } } })
+        ).response.status,
+      ).toBe(202);
       await waitForExport(target, project);
       expect(receiver.received).toHaveLength(3);
       expectExportArchive(await download(target, project));
@@ -321,10 +441,16 @@ describe('an export across a server restart', () => {
     let local = await startLocalServer();
     try {
       let server = targetFor(demoConfig(local.baseUrl), local);
-      const posted = await server.as('maintainer').POST(EXPORT, { params: { path: { id: project } }, body: { upload: { url: receiver.url } } });
+      const posted = await server
+        .as('maintainer')
+        .POST(EXPORT, { params: { path: { id: project } }, body: { upload: { url: receiver.url } } });
       expect(posted.response.status).toBe(202);
       // The first attempt failed; the retry is queued for later, and the export is still `started`.
-      await waitFor('the first upload attempt', async () => receiver.received.length, (n) => n === 1);
+      await waitFor(
+        'the first upload attempt',
+        async () => receiver.received.length,
+        (n) => n === 1,
+      );
       expect(await exportState(server, project)).toBe('started');
 
       await local.close({ keepData: true });
@@ -351,12 +477,18 @@ describe('importing a project', () => {
     const imported = await importAndWait(archive, { path: 'website-copy' });
     expect(imported.import_status).toBe('finished');
     expect(imported.failed_relations).toEqual([]);
-    expect(imported).toMatchObject({ path: 'website-copy', name: 'website-copy', path_with_namespace: 'acme/website-copy' });
+    expect(imported).toMatchObject({
+      path: 'website-copy',
+      name: 'website-copy',
+      path_with_namespace: 'acme/website-copy',
+    });
     expect(imported.correlation_id).toEqual(expect.any(String));
 
     const client = target.as('maintainer');
     const branchesOf = async (id: string) => {
-      const { data, response } = await client.GET('/projects/{id}/repository/branches', { params: { path: { id }, query: { per_page: 100 } } });
+      const { data, response } = await client.GET('/projects/{id}/repository/branches', {
+        params: { path: { id }, query: { per_page: 100 } },
+      });
       expect(response.status).toBe(200);
       return (data ?? []).map((b) => [b.name, b.commit.id, b.default]).sort();
     };
@@ -365,9 +497,16 @@ describe('importing a project', () => {
     expect(await branchesOf('acme/website-copy')).toEqual(originalBranches);
 
     for (const [branch] of originalBranches) {
-      for (const filePath of ['README.md', 'src/index.html', 'docs/guide/getting started.md', '.collab-ci.yml']) {
+      for (const filePath of [
+        'README.md',
+        'src/index.html',
+        'docs/guide/getting started.md',
+        '.collab-ci.yml',
+      ]) {
         const read = (id: string) =>
-          client.GET('/projects/{id}/repository/files/{file_path}', { params: { path: { id, file_path: filePath }, query: { ref: String(branch) } } });
+          client.GET('/projects/{id}/repository/files/{file_path}', {
+            params: { path: { id, file_path: filePath }, query: { ref: String(branch) } },
+          });
         const [original, copy] = await Promise.all([read(project), read('acme/website-copy')]);
         expect(copy.response.status).toBe(original.response.status);
         expect(copy.data?.content).toEqual(original.data?.content);
@@ -376,7 +515,9 @@ describe('importing a project', () => {
     }
 
     const protectedNames = async (id: string) =>
-      ((await client.GET('/projects/{id}/protected_branches', { params: { path: { id } } })).data ?? []).map((p) => p.name).sort();
+      ((await client.GET('/projects/{id}/protected_branches', { params: { path: { id } } })).data ?? [])
+        .map((p) => p.name)
+        .sort();
     expect(await protectedNames('acme/website-copy')).toEqual(await protectedNames(project));
     expect(await protectedNames(project)).toContain('main');
   });
@@ -391,16 +532,26 @@ describe('importing a project', () => {
     });
     const { status, body } = await postImport('maintainer', form);
     expect(status, JSON.stringify(body)).toBe(201);
-    const done = await waitFor('finished', () => importStatus(body.id as number), (s) => s.import_status === 'finished');
+    const done = await waitFor(
+      'finished',
+      () => importStatus(body.id as number),
+      (s) => s.import_status === 'finished',
+    );
     expect(done).toMatchObject({ name: 'Website Renamed', description: 'Overridden description' });
     // Private now: the outsider, who sees the public original, does not see the copy.
-    expect((await target.as('outsider').GET(IMPORT_STATUS, { params: { path: { id: String(done.id) } } })).response.status).toBe(404);
+    expect(
+      (await target.as('outsider').GET(IMPORT_STATUS, { params: { path: { id: String(done.id) } } })).response
+        .status,
+    ).toBe(404);
   });
 
   it('refuses a taken path (400) unless overwrite is true, which replaces the project', async () => {
     const first = await importAndWait(archive, { path: 'website-overwrite' });
     expect(first.import_status).toBe('finished');
-    const taken = await postImport('maintainer', importForm(archive, { namespace: 'acme', path: 'website-overwrite' }));
+    const taken = await postImport(
+      'maintainer',
+      importForm(archive, { namespace: 'acme', path: 'website-overwrite' }),
+    );
     expect(taken.status).toBe(400);
     expect(taken.body).toEqual({ message: { path: ['has already been taken'] } });
 
@@ -425,8 +576,20 @@ describe('importing a project', () => {
       ['maintainer', importForm(archive, { namespace: '999999', path: 'x6' }), 404],
       ['maintainer', importForm(archive, { path: 'x7' }), 400],
       ['maintainer', importForm(archive, { namespace: 'acme', path: '-bad path' }), 400],
-      ['maintainer', importForm(archive, { namespace: 'acme', path: 'x8', 'override_params[visibility]': 'secret' }), 400],
-      ['maintainer', importForm(archive, { namespace: 'acme/platform', path: 'x9', 'override_params[visibility]': 'public' }), 400],
+      [
+        'maintainer',
+        importForm(archive, { namespace: 'acme', path: 'x8', 'override_params[visibility]': 'secret' }),
+        400,
+      ],
+      [
+        'maintainer',
+        importForm(archive, {
+          namespace: 'acme/platform',
+          path: 'x9',
+          'override_params[visibility]': 'public',
+        }),
+        400,
+      ],
     ];
     const withoutFile = new FormData();
     withoutFile.set('namespace', 'acme');
@@ -439,7 +602,10 @@ describe('importing a project', () => {
       expect(result.status, `case ${index}: ${JSON.stringify(result.body)}`).toBe(status);
     }
     // The owner of the group may import into it.
-    const byOwner = await postImport('owner', importForm(archive, { namespace: 'acme', path: 'owner-import' }));
+    const byOwner = await postImport(
+      'owner',
+      importForm(archive, { namespace: 'acme', path: 'owner-import' }),
+    );
     expect(byOwner.status).toBe(201);
   });
 
@@ -448,7 +614,10 @@ describe('importing a project', () => {
     const withoutBundle = new Map<string, Buffer | string>(files);
     withoutBundle.delete('project.bundle');
     const badJson = new Map<string, Buffer | string>(files);
-    badJson.set('project.json', '{"name": "x", "path": "x", "visibility": "everyone", "default_branch": "main"}');
+    badJson.set(
+      'project.json',
+      '{"name": "x", "path": "x", "visibility": "everyone", "default_branch": "main"}',
+    );
     const notJson = new Map<string, Buffer | string>(files);
     notJson.set('project.json', 'not json');
     const badBundle = new Map<string, Buffer | string>(files);
@@ -470,18 +639,41 @@ describe('importing a project', () => {
   it('restores the valid protected branches and lists the others as failed relations (at most 100)', async () => {
     const files = readTarGz(archive);
     const projectJson = JSON.parse(files.get('project.json')?.toString('utf8') ?? '{}');
-    const good = { name: 'release/*', push_access_levels: [{ access_level: 40 }], merge_access_levels: [{ access_level: 30 }] };
-    const bad = { name: 'bad..name', push_access_levels: [{ access_level: 40 }], merge_access_levels: [{ access_level: 40 }] };
-    const badLevel = { name: 'stable', push_access_levels: [{ access_level: 35 }], merge_access_levels: [{ access_level: 40 }] };
-    files.set('project.json', Buffer.from(JSON.stringify({ ...projectJson, protected_branches: [good, bad, badLevel] })));
+    const good = {
+      name: 'release/*',
+      push_access_levels: [{ access_level: 40 }],
+      merge_access_levels: [{ access_level: 30 }],
+    };
+    const bad = {
+      name: 'bad..name',
+      push_access_levels: [{ access_level: 40 }],
+      merge_access_levels: [{ access_level: 40 }],
+    };
+    const badLevel = {
+      name: 'stable',
+      push_access_levels: [{ access_level: 35 }],
+      merge_access_levels: [{ access_level: 40 }],
+    };
+    files.set(
+      'project.json',
+      Buffer.from(JSON.stringify({ ...projectJson, protected_branches: [good, bad, badLevel] })),
+    );
     const result = await importAndWait(writeTarGz(files), { path: 'website-relations' });
     expect(result.import_status).toBe('finished');
     expect(result.failed_relations).toHaveLength(2);
     for (const failure of result.failed_relations) {
-      expect(failure).toMatchObject({ relation_name: 'protected_branches', exception_class: expect.any(String), source: expect.any(String) });
+      expect(failure).toMatchObject({
+        relation_name: 'protected_branches',
+        exception_class: expect.any(String),
+        source: expect.any(String),
+      });
     }
     expect(result.failed_relations[0]?.exception_message).toMatch(/bad\.\.name/);
-    const names = (await target.as('maintainer').GET('/projects/{id}/protected_branches', { params: { path: { id: String(result.id) } } })).data;
+    const names = (
+      await target
+        .as('maintainer')
+        .GET('/projects/{id}/protected_branches', { params: { path: { id: String(result.id) } } })
+    ).data;
     expect(names?.map((p) => p.name)).toEqual(['release/*']);
 
     const many = Array.from({ length: 150 }, (_, i) => ({ ...bad, name: `bad..${i}` }));
@@ -496,14 +688,21 @@ describe('importing a project', () => {
 describe('import status', () => {
   it('is none for a project that was never imported', async () => {
     const status = await importStatus(project);
-    expect(status).toMatchObject({ import_status: 'none', correlation_id: null, failed_relations: [], path_with_namespace: project });
+    expect(status).toMatchObject({
+      import_status: 'none',
+      correlation_id: null,
+      failed_relations: [],
+      path_with_namespace: project,
+    });
   });
 
   it('needs a token (401), maintainer access (403) and hides private projects (404)', async () => {
     const params = (id: string) => ({ params: { path: { id } } });
     expect((await target.as('anonymous').GET(IMPORT_STATUS, params(project))).response.status).toBe(401);
     expect((await target.as('developer').GET(IMPORT_STATUS, params(project))).response.status).toBe(403);
-    expect((await target.as('outsider').GET(IMPORT_STATUS, params(privateProject))).response.status).toBe(404);
+    expect((await target.as('outsider').GET(IMPORT_STATUS, params(privateProject))).response.status).toBe(
+      404,
+    );
     expect((await target.as('maintainer').GET(IMPORT_STATUS, params('acme/nope'))).response.status).toBe(404);
   });
 });

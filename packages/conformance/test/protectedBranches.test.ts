@@ -58,7 +58,9 @@ async function commitFile(role: 'developer' | 'maintainer' | 'admin', branch: st
 }
 
 async function createBranch(branch: string) {
-  const { response } = await target.as('maintainer').POST(BRANCHES, { params: { path: { id: project } }, body: { branch, ref: 'main' } });
+  const { response } = await target
+    .as('maintainer')
+    .POST(BRANCHES, { params: { path: { id: project } }, body: { branch, ref: 'main' } });
   expect(response.status).toBe(201);
 }
 
@@ -69,7 +71,9 @@ describe('listing protected branches', () => {
     const main = data?.find((rule) => rule.name === 'main');
     expect(main).toMatchObject({
       code_owner_approval_required: 'false',
-      push_access_levels: [{ access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null }],
+      push_access_levels: [
+        { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null },
+      ],
     });
   });
 
@@ -78,10 +82,14 @@ describe('listing protected branches', () => {
     const client = target.as('maintainer');
     const found = await client.GET(LIST, { params: { path: { id: project }, query: { search: 'list-' } } });
     expect(found.data?.map((rule) => rule.name)).toEqual(['list-a-*', 'list-b-*', 'LIST-c']);
-    const none = await client.GET(LIST, { params: { path: { id: project }, query: { search: 'no-such-rule' } } });
+    const none = await client.GET(LIST, {
+      params: { path: { id: project }, query: { search: 'no-such-rule' } },
+    });
     expect(none.data).toEqual([]);
 
-    const page = await client.GET(LIST, { params: { path: { id: project }, query: { search: 'list', per_page: 2, page: 2 } } });
+    const page = await client.GET(LIST, {
+      params: { path: { id: project }, query: { search: 'list', per_page: 2, page: 2 } },
+    });
     expect(page.data?.map((rule) => rule.name)).toEqual(['LIST-c']);
     const headers = page.response.headers;
     expect(headers.get('X-Total')).toBe('3');
@@ -102,9 +110,16 @@ describe('listing protected branches', () => {
     const scoped = await target.as('developerReadRepository').GET(LIST, { params });
     expect(scoped.response.status).toBe(403);
     expect(scoped.error?.error).toBe('insufficient_scope');
-    expect((await target.as('outsider').GET(LIST, { params: { path: { id: privateProject } } })).response.status).toBe(404);
-    expect((await target.as('maintainer').GET(LIST, { params: { path: { id: 'acme/no-such-project' } } })).response.status).toBe(404);
-    expect((await target.as('maintainer').GET(LIST, { params: { path: { id: privateProject } } })).response.status).toBe(200);
+    expect(
+      (await target.as('outsider').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await target.as('maintainer').GET(LIST, { params: { path: { id: 'acme/no-such-project' } } })).response
+        .status,
+    ).toBe(404);
+    expect(
+      (await target.as('maintainer').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
+    ).toBe(200);
   });
 });
 
@@ -126,7 +141,9 @@ describe('reading one protected branch', () => {
 
   it('does not find a branch under its own name when only a wildcard protects it (404)', async () => {
     expect((await protect('wild/*')).status).toBe(201);
-    const { response, error } = await target.as('maintainer').GET(ONE, { params: { path: { id: project, name: 'wild/one' } } });
+    const { response, error } = await target
+      .as('maintainer')
+      .GET(ONE, { params: { path: { id: project, name: 'wild/one' } } });
     expect(response.status).toBe(404);
     expect(error?.message).toMatch(/404/);
   });
@@ -135,15 +152,22 @@ describe('reading one protected branch', () => {
     const params = { path: { id: project, name: 'main' } };
     expect((await target.as('anonymous').GET(ONE, { params })).response.status).toBe(401);
     expect((await target.as('developer').GET(ONE, { params })).response.status).toBe(403);
-    expect((await target.as('outsider').GET(ONE, { params: { path: { id: privateProject, name: 'main' } } })).response.status).toBe(404);
+    expect(
+      (await target.as('outsider').GET(ONE, { params: { path: { id: privateProject, name: 'main' } } }))
+        .response.status,
+    ).toBe(404);
   });
 });
 
 describe('protecting a branch', () => {
   it('protects with the defaults (40 each) and answers 201 with the unprotect levels', async () => {
-    const { data, response } = await target.as('maintainer').POST(LIST, { params: { path: { id: project } }, body: { name: 'defaults' } });
+    const { data, response } = await target
+      .as('maintainer')
+      .POST(LIST, { params: { path: { id: project } }, body: { name: 'defaults' } });
     expect(response.status).toBe(201);
-    const maintainers = [{ access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null }];
+    const maintainers = [
+      { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null },
+    ];
     expect(data).toMatchObject({
       name: 'defaults',
       push_access_levels: maintainers,
@@ -154,7 +178,11 @@ describe('protecting a branch', () => {
   });
 
   it('takes levels as integers, as numeric strings in JSON and as form fields', async () => {
-    const json = await protect('levels-json', { push_access_level: '30', merge_access_level: 0, unprotect_access_level: '60' });
+    const json = await protect('levels-json', {
+      push_access_level: '30',
+      merge_access_level: 0,
+      unprotect_access_level: '60',
+    });
     expect(json.status).toBe(201);
     expect(json.body).toMatchObject({
       push_access_levels: [{ access_level: 30, access_level_description: 'Developers + Maintainers' }],
@@ -163,7 +191,10 @@ describe('protecting a branch', () => {
     });
     const form = await target.fetch(projectUrl(project, '/protected_branches'), {
       method: 'POST',
-      headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/x-www-form-urlencoded' },
+      headers: {
+        'PRIVATE-TOKEN': target.config.tokens.maintainer,
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
       body: new URLSearchParams({
         name: 'levels-form',
         push_access_level: '0',
@@ -173,23 +204,38 @@ describe('protecting a branch', () => {
     });
     expect(form.status).toBe(201);
     expect(await form.json()).toMatchObject({
-      push_access_levels: [{ access_level: 0 }, { access_level: null, user_id: DEMO.developerId, access_level_description: DEMO.developerName }],
+      push_access_levels: [
+        { access_level: 0 },
+        { access_level: null, user_id: DEMO.developerId, access_level_description: DEMO.developerName },
+      ],
       code_owner_approval_required: 'true',
     });
   });
 
   it('adds user and group grants: a member, and a group the project is shared with', async () => {
-    const user = await protect('grants-user', { allowed_to_merge: [{ user_id: DEMO.developerId }], allowed_to_unprotect: [{ access_level: 60 }] });
+    const user = await protect('grants-user', {
+      allowed_to_merge: [{ user_id: DEMO.developerId }],
+      allowed_to_unprotect: [{ access_level: 60 }],
+    });
     expect(user.status).toBe(201);
     expect(user.body.merge_access_levels).toEqual([
       { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null },
-      { access_level: null, access_level_description: DEMO.developerName, user_id: DEMO.developerId, group_id: null },
+      {
+        access_level: null,
+        access_level_description: DEMO.developerName,
+        user_id: DEMO.developerId,
+        group_id: null,
+      },
     ]);
     expect(user.body.unprotect_access_levels).toEqual([
       { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null },
       { access_level: 60, access_level_description: 'Administrators', user_id: null, group_id: null },
     ]);
-    const group = await protect('grants-group', { allowed_to_push: [{ group_id: DEMO.partnersGroupId }] }, DEMO.sharedProject);
+    const group = await protect(
+      'grants-group',
+      { allowed_to_push: [{ group_id: DEMO.partnersGroupId }] },
+      DEMO.sharedProject,
+    );
     expect(group.status).toBe(201);
     expect(group.body.push_access_levels).toContainEqual({
       access_level: null,
@@ -210,7 +256,9 @@ describe('protecting a branch', () => {
     expect(message.push_access_levels?.[0]).toMatch(/user/);
     expect(message.merge_access_levels?.[0]).toMatch(/group/);
     expect(message.unprotect_access_levels?.[0]).toMatch(/user/);
-    const after = await target.as('maintainer').GET(ONE, { params: { path: { id: project, name: 'grants-bad' } } });
+    const after = await target
+      .as('maintainer')
+      .GET(ONE, { params: { path: { id: project, name: 'grants-bad' } } });
     expect(after.response.status).toBe(404);
   });
 
@@ -223,13 +271,22 @@ describe('protecting a branch', () => {
 
   it('refuses invalid input with 400: no name, an unknown level, a grant naming two things', async () => {
     const client = target.as('maintainer');
-    // @ts-expect-error name is required: the bad request is the point of the test
-    const missing = await client.POST(LIST, { params: { path: { id: project } }, body: { push_access_level: 40 } });
+    const missing = await client.POST(LIST, {
+      params: { path: { id: project } },
+      // @ts-expect-error name is required: the bad request is the point of the test
+      body: { push_access_level: 40 },
+    });
     expect(missing.response.status).toBe(400);
     expect(missing.error?.error).toMatch(/name/);
     expect((await protect('bad-level', { push_access_level: 50 })).status).toBe(400);
     expect((await protect('bad-level', { merge_access_level: 'maintainer' })).status).toBe(400);
-    expect((await protect('bad-grant', { allowed_to_push: [{ user_id: DEMO.developerId, group_id: DEMO.partnersGroupId }] })).status).toBe(400);
+    expect(
+      (
+        await protect('bad-grant', {
+          allowed_to_push: [{ user_id: DEMO.developerId, group_id: DEMO.partnersGroupId }],
+        })
+      ).status,
+    ).toBe(400);
     expect((await protect('bad-grant', { allowed_to_push: [{ access_level: 20 }] })).status).toBe(400);
   });
 
@@ -238,8 +295,13 @@ describe('protecting a branch', () => {
     const body = { name: 'denied' };
     expect((await target.as('anonymous').POST(LIST, { params, body })).response.status).toBe(401);
     expect((await target.as('developer').POST(LIST, { params, body })).response.status).toBe(403);
-    expect((await target.as('developerReadRepository').POST(LIST, { params, body })).response.status).toBe(403);
-    expect((await target.as('outsider').POST(LIST, { params: { path: { id: privateProject } }, body })).response.status).toBe(404);
+    expect((await target.as('developerReadRepository').POST(LIST, { params, body })).response.status).toBe(
+      403,
+    );
+    expect(
+      (await target.as('outsider').POST(LIST, { params: { path: { id: privateProject } }, body })).response
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -263,9 +325,19 @@ describe('updating and unprotecting', () => {
     const body = { code_owner_approval_required: true };
     expect((await target.as('anonymous').PATCH(ONE, { params, body })).response.status).toBe(401);
     expect((await target.as('developer').PATCH(ONE, { params, body })).response.status).toBe(403);
-    expect((await target.as('maintainer').PATCH(ONE, { params: { path: { id: project, name: 'no-such-rule' } }, body })).response.status).toBe(404);
-    // @ts-expect-error a string that is not a boolean
-    expect((await target.as('maintainer').PATCH(ONE, { params, body: { code_owner_approval_required: 'sometimes' } })).response.status).toBe(400);
+    expect(
+      (
+        await target
+          .as('maintainer')
+          .PATCH(ONE, { params: { path: { id: project, name: 'no-such-rule' } }, body })
+      ).response.status,
+    ).toBe(404);
+    const notBoolean = await target.as('maintainer').PATCH(ONE, {
+      params,
+      // @ts-expect-error a string that is not a boolean: the bad request is the point of the test
+      body: { code_owner_approval_required: 'sometimes' },
+    });
+    expect(notBoolean.response.status).toBe(400);
   });
 
   it('unprotects with 204 (the rule is gone, the branch stays) and 404 afterwards', async () => {
@@ -275,7 +347,9 @@ describe('updating and unprotecting', () => {
     const { response } = await client.DELETE(ONE, { params });
     expect(response.status).toBe(204);
     expect((await client.GET(ONE, { params })).response.status).toBe(404);
-    expect((await client.GET(BRANCH, { params: { path: { id: project, branch: 'develop' } } })).data?.protected).toBe(false);
+    expect(
+      (await client.GET(BRANCH, { params: { path: { id: project, branch: 'develop' } } })).data?.protected,
+    ).toBe(false);
     expect((await client.DELETE(ONE, { params })).response.status).toBe(404);
   });
 
@@ -292,7 +366,9 @@ describe('updating and unprotecting', () => {
   });
 
   it('refuses DELETE with 401 and 403 below maintainer, even when a user grant names the caller', async () => {
-    expect((await protect('dev-unprotect', { allowed_to_unprotect: [{ user_id: DEMO.developerId }] })).status).toBe(201);
+    expect(
+      (await protect('dev-unprotect', { allowed_to_unprotect: [{ user_id: DEMO.developerId }] })).status,
+    ).toBe(201);
     const params = { path: { id: project, name: 'dev-unprotect' } };
     expect((await target.as('anonymous').DELETE(ONE, { params })).response.status).toBe(401);
     expect((await target.as('developer').DELETE(ONE, { params })).response.status).toBe(403);
@@ -308,7 +384,9 @@ describe('rules made through the API are enforced', () => {
     expect(denied.response.status).toBe(403);
     expect(denied.error?.message).toMatch(/not allowed to push/);
     expect((await commitFile('maintainer', 'release/1.0', 'after-rule.txt')).response.status).toBe(201);
-    const branch = await target.as('developer').GET(BRANCH, { params: { path: { id: project, branch: 'release/1.0' } } });
+    const branch = await target
+      .as('developer')
+      .GET(BRANCH, { params: { path: { id: project, branch: 'release/1.0' } } });
     expect(branch.data).toMatchObject({ protected: true, developers_can_push: false, can_push: false });
   });
 
@@ -328,7 +406,10 @@ describe('rules made through the API are enforced', () => {
 
   it('a user entry in allowed_to_push lets that user push where the role level does not', async () => {
     await createBranch('hotfix/urgent');
-    const rule = await protect('hotfix/*', { push_access_level: 0, allowed_to_push: [{ user_id: DEMO.developerId }] });
+    const rule = await protect('hotfix/*', {
+      push_access_level: 0,
+      allowed_to_push: [{ user_id: DEMO.developerId }],
+    });
     expect(rule.status).toBe(201);
     expect((await commitFile('developer', 'hotfix/urgent', 'fix.txt')).response.status).toBe(201);
     expect((await commitFile('maintainer', 'hotfix/urgent', 'fix2.txt')).response.status).toBe(403);
@@ -338,10 +419,27 @@ describe('rules made through the API are enforced', () => {
     await createBranch('archive/a');
     await createBranch('archive/b');
     expect((await protect('archive/*', { push_access_level: 30 })).status).toBe(201);
-    const denied = await target.as('developer').DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/a' } } });
+    const denied = await target
+      .as('developer')
+      .DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/a' } } });
     expect(denied.response.status).toBe(400);
-    expect((await target.as('maintainer').DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/a' } } })).response.status).toBe(204);
-    expect((await target.as('maintainer').DELETE(ONE, { params: { path: { id: project, name: 'archive/*' } } })).response.status).toBe(204);
-    expect((await target.as('developer').DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/b' } } })).response.status).toBe(204);
+    expect(
+      (
+        await target
+          .as('maintainer')
+          .DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/a' } } })
+      ).response.status,
+    ).toBe(204);
+    expect(
+      (await target.as('maintainer').DELETE(ONE, { params: { path: { id: project, name: 'archive/*' } } }))
+        .response.status,
+    ).toBe(204);
+    expect(
+      (
+        await target
+          .as('developer')
+          .DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/b' } } })
+      ).response.status,
+    ).toBe(204);
   });
 });

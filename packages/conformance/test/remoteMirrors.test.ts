@@ -35,7 +35,13 @@ const BRANCHES = '/projects/{id}/repository/branches' as const;
 
 /** git, independent of the server, for preparing and reading the mirrors. */
 async function git(args: string[], cwd?: string): Promise<string> {
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+  };
   const { stdout } = await execFileAsync('git', args, { cwd, env, encoding: 'utf8' });
   return stdout.trim();
 }
@@ -51,13 +57,25 @@ async function bareRepository(): Promise<{ path: string; url: string }> {
 
 /** Branch name → SHA in a bare repository. */
 async function remoteBranches(path: string): Promise<Record<string, string>> {
-  const out = await git([`--git-dir=${path}`, 'for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads/']);
-  return Object.fromEntries(out.split('\n').filter(Boolean).map((line) => line.split(' ') as [string, string]));
+  const out = await git([
+    `--git-dir=${path}`,
+    'for-each-ref',
+    '--format=%(refname:short) %(objectname)',
+    'refs/heads/',
+  ]);
+  return Object.fromEntries(
+    out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split(' ') as [string, string]),
+  );
 }
 
 /** Branch name → SHA of the project, and which branches are protected, through the API. */
 async function projectBranches(): Promise<{ tips: Record<string, string>; protectedNames: string[] }> {
-  const { data } = await target.as('maintainer').GET(BRANCHES, { params: { path: { id: project }, query: { per_page: 100 } } });
+  const { data } = await target
+    .as('maintainer')
+    .GET(BRANCHES, { params: { path: { id: project }, query: { per_page: 100 } } });
   return {
     tips: Object.fromEntries((data ?? []).map((branch) => [branch.name, branch.commit.id])),
     protectedNames: (data ?? []).filter((branch) => branch.protected).map((branch) => branch.name),
@@ -65,14 +83,19 @@ async function projectBranches(): Promise<{ tips: Record<string, string>; protec
 }
 
 async function mirrorById(id: number) {
-  const { data } = await target.as('maintainer').GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
+  const { data } = await target
+    .as('maintainer')
+    .GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
   const mirror = data?.find((m) => m.id === id);
   if (!mirror) throw new Error(`mirror ${id} is not listed`);
   return mirror;
 }
 
 /** Polls until `done` holds (at most 50 × 100 ms), returning the last value read. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean | Promise<boolean>): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean | Promise<boolean>,
+): Promise<T> {
   let value = await read();
   for (let attempt = 0; attempt < 50 && !(await done(value)); attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -81,15 +104,27 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return value;
 }
 
-async function createMirror(body: { url: string; enabled?: boolean; only_protected_branches?: boolean; keep_divergent_refs?: boolean }) {
-  const { data, response } = await target.as('maintainer').POST(LIST, { params: { path: { id: project } }, body });
+async function createMirror(body: {
+  url: string;
+  enabled?: boolean;
+  only_protected_branches?: boolean;
+  keep_divergent_refs?: boolean;
+}) {
+  const { data, response } = await target
+    .as('maintainer')
+    .POST(LIST, { params: { path: { id: project } }, body });
   expect(response.status).toBe(201);
   if (!data) throw new Error('no mirror created');
   return data;
 }
 
-async function updateMirror(id: number, body: { enabled?: boolean; only_protected_branches?: boolean; keep_divergent_refs?: boolean }) {
-  const { data, response } = await target.as('maintainer').PUT(ONE, { params: { path: { id: project, mirror_id: id } }, body });
+async function updateMirror(
+  id: number,
+  body: { enabled?: boolean; only_protected_branches?: boolean; keep_divergent_refs?: boolean },
+) {
+  const { data, response } = await target
+    .as('maintainer')
+    .PUT(ONE, { params: { path: { id: project, mirror_id: id } }, body });
   expect(response.status).toBe(200);
   return data;
 }
@@ -111,32 +146,60 @@ async function commitTo(branch: string): Promise<string> {
 
 describe('permissions', () => {
   it('needs a maintainer: 401 anonymous, 403 developer, 404 for a private project the caller cannot see', async () => {
-    expect((await target.as('anonymous').GET(LIST, { params: { path: { id: project } } })).response.status).toBe(401);
-    expect((await target.as('developer').GET(LIST, { params: { path: { id: project } } })).response.status).toBe(403);
-    expect((await target.as('outsider').GET(LIST, { params: { path: { id: privateProject } } })).response.status).toBe(404);
-    expect((await target.as('revoked').GET(LIST, { params: { path: { id: project } } })).response.status).toBe(401);
+    expect(
+      (await target.as('anonymous').GET(LIST, { params: { path: { id: project } } })).response.status,
+    ).toBe(401);
+    expect(
+      (await target.as('developer').GET(LIST, { params: { path: { id: project } } })).response.status,
+    ).toBe(403);
+    expect(
+      (await target.as('outsider').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
+    ).toBe(404);
+    expect(
+      (await target.as('revoked').GET(LIST, { params: { path: { id: project } } })).response.status,
+    ).toBe(401);
     const body = { url: 'https://example.com/forbidden.git' };
-    expect((await target.as('anonymous').POST(LIST, { params: { path: { id: project } }, body })).response.status).toBe(401);
-    expect((await target.as('developer').POST(LIST, { params: { path: { id: project } }, body })).response.status).toBe(403);
-    expect((await target.as('outsider').POST(LIST, { params: { path: { id: privateProject } }, body })).response.status).toBe(404);
+    expect(
+      (await target.as('anonymous').POST(LIST, { params: { path: { id: project } }, body })).response.status,
+    ).toBe(401);
+    expect(
+      (await target.as('developer').POST(LIST, { params: { path: { id: project } }, body })).response.status,
+    ).toBe(403);
+    expect(
+      (await target.as('outsider').POST(LIST, { params: { path: { id: privateProject } }, body })).response
+        .status,
+    ).toBe(404);
     const mirror = await createMirror({ url: 'https://example.com/permissions.git' });
     const path = { id: project, mirror_id: mirror.id };
-    expect((await target.as('anonymous').PUT(ONE, { params: { path }, body: { enabled: false } })).response.status).toBe(401);
-    expect((await target.as('developer').PUT(ONE, { params: { path }, body: { enabled: false } })).response.status).toBe(403);
+    expect(
+      (await target.as('anonymous').PUT(ONE, { params: { path }, body: { enabled: false } })).response.status,
+    ).toBe(401);
+    expect(
+      (await target.as('developer').PUT(ONE, { params: { path }, body: { enabled: false } })).response.status,
+    ).toBe(403);
     // Nothing was written by the refused requests.
-    const { data } = await target.as('maintainer').GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
+    const { data } = await target
+      .as('maintainer')
+      .GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
     expect(data?.some((m) => m.url.includes('forbidden'))).toBe(false);
   });
 
   it('refuses a token without the api scope (403 insufficient_scope)', async () => {
-    const { response, error } = await target.as('developerReadRepository').GET(LIST, { params: { path: { id: project } } });
+    const { response, error } = await target
+      .as('developerReadRepository')
+      .GET(LIST, { params: { path: { id: project } } });
     expect(response.status).toBe(403);
     expect(error?.error).toBe('insufficient_scope');
   });
 
   it('gives 404 for an unknown project and an unknown mirror, and for a mirror of another project', async () => {
-    expect((await target.as('admin').GET(LIST, { params: { path: { id: 'acme/no-such-project' } } })).response.status).toBe(404);
-    const missing = await target.as('maintainer').PUT(ONE, { params: { path: { id: project, mirror_id: 999_999 } }, body: { enabled: true } });
+    expect(
+      (await target.as('admin').GET(LIST, { params: { path: { id: 'acme/no-such-project' } } })).response
+        .status,
+    ).toBe(404);
+    const missing = await target
+      .as('maintainer')
+      .PUT(ONE, { params: { path: { id: project, mirror_id: 999_999 } }, body: { enabled: true } });
     expect(missing.response.status).toBe(404);
     const mirror = await createMirror({ url: 'https://example.com/other-project.git' });
     const elsewhere = await target.as('maintainer').PUT(ONE, {
@@ -163,12 +226,22 @@ describe('create, list and update', () => {
       only_protected_branches: false,
       keep_divergent_refs: false,
     });
-    const list = await target.as('maintainer').GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
+    const list = await target
+      .as('maintainer')
+      .GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
     expect(list.response.status).toBe(200);
     const listed = list.data?.find((m) => m.id === created.id);
     expect(listed?.url).toBe('https://*****:*****@example.com/group/repo.git');
-    const updated = await updateMirror(created.id, { only_protected_branches: true, keep_divergent_refs: true });
-    expect(updated).toMatchObject({ id: created.id, enabled: false, only_protected_branches: true, keep_divergent_refs: true });
+    const updated = await updateMirror(created.id, {
+      only_protected_branches: true,
+      keep_divergent_refs: true,
+    });
+    expect(updated).toMatchObject({
+      id: created.id,
+      enabled: false,
+      only_protected_branches: true,
+      keep_divergent_refs: true,
+    });
     expect(updated?.url).toBe('https://*****:*****@example.com/group/repo.git');
     const everything = JSON.stringify([created, list.data, updated]);
     expect(everything).not.toContain('s3cr3t-token');
@@ -176,18 +249,37 @@ describe('create, list and update', () => {
   });
 
   it('accepts the flags as form fields too', async () => {
-    const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/remote_mirrors`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ url: 'ssh://git@example.com/form.git', only_protected_branches: 'true' }).toString(),
-    });
+    const response = await target.fetch(
+      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/remote_mirrors`,
+      {
+        method: 'POST',
+        headers: {
+          'PRIVATE-TOKEN': target.config.tokens.maintainer,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({
+          url: 'ssh://git@example.com/form.git',
+          only_protected_branches: 'true',
+        }).toString(),
+      },
+    );
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { url: string; only_protected_branches: boolean; enabled: boolean };
-    expect(body).toMatchObject({ url: 'ssh://*****@example.com/form.git', only_protected_branches: true, enabled: false });
+    const body = (await response.json()) as {
+      url: string;
+      only_protected_branches: boolean;
+      enabled: boolean;
+    };
+    expect(body).toMatchObject({
+      url: 'ssh://*****@example.com/form.git',
+      only_protected_branches: true,
+      enabled: false,
+    });
   });
 
   it('paginates the list with the X-* and Link headers', async () => {
-    const { data, response } = await target.as('maintainer').GET(LIST, { params: { path: { id: project }, query: { per_page: 1, page: 2 } } });
+    const { data, response } = await target
+      .as('maintainer')
+      .GET(LIST, { params: { path: { id: project }, query: { per_page: 1, page: 2 } } });
     expect(response.status).toBe(200);
     expect(data).toHaveLength(1);
     const total = Number(response.headers.get('X-Total'));
@@ -201,26 +293,48 @@ describe('create, list and update', () => {
   });
 
   it('refuses a missing or invalid url with 400 and creates nothing', async () => {
-    const before = Number((await target.as('maintainer').GET(LIST, { params: { path: { id: project } } })).response.headers.get('X-Total'));
-    for (const url of ['ftp://example.com/repo.git', 'git@example.com:group/repo.git', 'not a url', '-oProxyCommand=x', '']) {
-      const { response, error } = await target.as('maintainer').POST(LIST, { params: { path: { id: project } }, body: { url } });
+    const before = Number(
+      (await target.as('maintainer').GET(LIST, { params: { path: { id: project } } })).response.headers.get(
+        'X-Total',
+      ),
+    );
+    for (const url of [
+      'ftp://example.com/repo.git',
+      'git@example.com:group/repo.git',
+      'not a url',
+      '-oProxyCommand=x',
+      '',
+    ]) {
+      const { response, error } = await target
+        .as('maintainer')
+        .POST(LIST, { params: { path: { id: project } }, body: { url } });
       expect(response.status, url).toBe(400);
       expect(error).toBeTruthy();
     }
-    const missing = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/remote_mirrors`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ enabled: true }),
-    });
+    const missing = await target.fetch(
+      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/remote_mirrors`,
+      {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ enabled: true }),
+      },
+    );
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: 'url is missing' });
-    const badFlag = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/remote_mirrors`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ url: 'https://example.com/flag.git', enabled: 'maybe' }),
-    });
+    const badFlag = await target.fetch(
+      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/remote_mirrors`,
+      {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: 'https://example.com/flag.git', enabled: 'maybe' }),
+      },
+    );
     expect(badFlag.status).toBe(400);
-    const after = Number((await target.as('maintainer').GET(LIST, { params: { path: { id: project } } })).response.headers.get('X-Total'));
+    const after = Number(
+      (await target.as('maintainer').GET(LIST, { params: { path: { id: project } } })).response.headers.get(
+        'X-Total',
+      ),
+    );
     expect(after).toBe(before);
   });
 
@@ -229,7 +343,9 @@ describe('create, list and update', () => {
       params: { path: { id: project } },
       body: { url: 'ftp://example.com/repo.git' },
     });
-    expect(error?.message).toEqual({ url: [expect.stringMatching(/Only allowed schemes are http, https, ssh, git/)] });
+    expect(error?.message).toEqual({
+      url: [expect.stringMatching(/Only allowed schemes are http, https, ssh, git/)],
+    });
   });
 });
 
@@ -239,7 +355,9 @@ describe('pushing to a mirror', () => {
   it('refuses a file URL into the server\u2019s own data directory', async (context) => {
     if (!target.local) return context.skip();
     const url = pathToFileURL(join(target.local.dataDir, 'repositories', 'default', '2.git')).href;
-    const { response, error } = await target.as('maintainer').POST(LIST, { params: { path: { id: project } }, body: { url, enabled: true } });
+    const { response, error } = await target
+      .as('maintainer')
+      .POST(LIST, { params: { path: { id: project } }, body: { url, enabled: true } });
     expect(response.status).toBe(400);
     expect(JSON.stringify(error)).toMatch(/data directory/);
   });
@@ -267,10 +385,13 @@ describe('pushing to a mirror', () => {
     expect(pushed.develop).toBe(tip);
     const after = await eventually(
       () => mirrorById(mirror.id),
-      (m) => m.update_status === 'finished' && m.last_successful_update_at !== finished.last_successful_update_at,
+      (m) =>
+        m.update_status === 'finished' && m.last_successful_update_at !== finished.last_successful_update_at,
     );
     expect(after.update_status).toBe('finished');
-    expect(Date.parse(after.last_successful_update_at ?? '')).toBeGreaterThanOrEqual(Date.parse(finished.last_successful_update_at ?? ''));
+    expect(Date.parse(after.last_successful_update_at ?? '')).toBeGreaterThanOrEqual(
+      Date.parse(finished.last_successful_update_at ?? ''),
+    );
     await updateMirror(mirror.id, { enabled: false });
   });
 
@@ -291,7 +412,11 @@ describe('pushing to a mirror', () => {
       () => mirrorById(enabled.id),
       (m) => m.update_status === 'finished',
     );
-    expect(await mirrorById(disabled.id)).toMatchObject({ enabled: false, update_status: 'none', last_update_at: null });
+    expect(await mirrorById(disabled.id)).toMatchObject({
+      enabled: false,
+      update_status: 'none',
+      last_update_at: null,
+    });
     expect(await remoteBranches(disabledRemote.path)).toEqual({});
 
     const turnedOn = await updateMirror(disabled.id, { enabled: true });
@@ -317,7 +442,9 @@ describe('pushing to a mirror', () => {
     const { tips, protectedNames } = await projectBranches();
     expect(protectedNames.length).toBeGreaterThan(0);
     expect(protectedNames.length).toBeLessThan(Object.keys(tips).length);
-    expect(await remoteBranches(remote.path)).toEqual(Object.fromEntries(protectedNames.map((name) => [name, tips[name]])));
+    expect(await remoteBranches(remote.path)).toEqual(
+      Object.fromEntries(protectedNames.map((name) => [name, tips[name]])),
+    );
 
     // Turning the option off (the mirror stays enabled) brings the other branches over too.
     await updateMirror(mirror.id, { only_protected_branches: false });
@@ -342,7 +469,20 @@ describe('pushing to a mirror', () => {
     const work = join(await mkdtemp(join(tmpdir(), 'collab-mirror-work-')), 'work');
     scratchDirs.push(work);
     await git(['clone', '--quiet', '--branch', 'develop', remote.path, work]);
-    await git(['-c', 'user.name=Mirror User', '-c', 'user.email=mirror@example.com', 'commit', '--quiet', '--allow-empty', '-m', 'only on the mirror'], work);
+    await git(
+      [
+        '-c',
+        'user.name=Mirror User',
+        '-c',
+        'user.email=mirror@example.com',
+        'commit',
+        '--quiet',
+        '--allow-empty',
+        '-m',
+        'only on the mirror',
+      ],
+      work,
+    );
     await git(['push', '--quiet', 'origin', 'develop'], work);
     const divergedTip = (await remoteBranches(remote.path)).develop;
 
@@ -386,7 +526,10 @@ describe('pushing to a mirror', () => {
   it('never shows the credentials of a failing url in last_error', async (context) => {
     if (!target.local) return context.skip();
     // Nothing listens on port 1: the push fails at once, with the URL in git's message.
-    const mirror = await createMirror({ url: 'http://mirror-bot:s3cr3t-token@127.0.0.1:1/repo.git', enabled: true });
+    const mirror = await createMirror({
+      url: 'http://mirror-bot:s3cr3t-token@127.0.0.1:1/repo.git',
+      enabled: true,
+    });
     expect(mirror.url).toBe('http://*****:*****@127.0.0.1:1/repo.git');
     const failed = await eventually(
       () => mirrorById(mirror.id),
@@ -394,7 +537,9 @@ describe('pushing to a mirror', () => {
     );
     expect(failed.update_status).toBe('failed');
     expect(failed.last_error).toBeTruthy();
-    const { data } = await target.as('maintainer').GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
+    const { data } = await target
+      .as('maintainer')
+      .GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
     expect(JSON.stringify(data)).not.toContain('s3cr3t-token');
     expect(JSON.stringify(data)).not.toContain('mirror-bot');
     await updateMirror(mirror.id, { enabled: false });

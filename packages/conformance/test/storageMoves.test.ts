@@ -24,13 +24,26 @@ const FILE = '/projects/{id}/repository/files/{file_path}' as const;
 const SERVER_DIR = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
 
 /** Runs the operator command `move-storage` (without --run: the server's job queue does the move). */
-function moveStorage(dataDir: string, project: string, to: string): Promise<{ code: number; output: string }> {
+function moveStorage(
+  dataDir: string,
+  project: string,
+  to: string,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       join(SERVER_DIR, 'node_modules', '.bin', 'tsx'),
-      [join(SERVER_DIR, 'src', 'commands', 'moveStorage.ts'), '--data-dir', dataDir, '--project', project, '--to', to],
+      [
+        join(SERVER_DIR, 'src', 'commands', 'moveStorage.ts'),
+        '--data-dir',
+        dataDir,
+        '--project',
+        project,
+        '--to',
+        to,
+      ],
       { cwd: SERVER_DIR },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
 }
@@ -46,7 +59,11 @@ function moveIdOf(output: string): number {
 async function finalMove(t: Target, id: number) {
   const read = async () => (await t.as('admin').GET(ONE, { params: { path: { id } } })).data;
   let move = await read();
-  for (let attempt = 0; attempt < 100 && !['finished', 'failed', 'cleanup_failed'].includes(move?.state ?? ''); attempt++) {
+  for (
+    let attempt = 0;
+    attempt < 100 && !['finished', 'failed', 'cleanup_failed'].includes(move?.state ?? '');
+    attempt++
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
     move = await read();
   }
@@ -63,12 +80,16 @@ describe('permissions', () => {
   it('is for administrators only: 401 without or with an invalid token, 403 for everyone else', async () => {
     expect((await target.as('anonymous').GET(LIST)).response.status).toBe(401);
     expect((await target.as('revoked').GET(LIST)).response.status).toBe(401);
-    expect((await target.as('anonymous').GET(ONE, { params: { path: { id: 1 } } })).response.status).toBe(401);
+    expect((await target.as('anonymous').GET(ONE, { params: { path: { id: 1 } } })).response.status).toBe(
+      401,
+    );
     for (const role of ['owner', 'maintainer', 'developer', 'outsider'] as const) {
       const { response, error } = await target.as(role).GET(LIST);
       expect(response.status, role).toBe(403);
       expect(error?.message).toMatch(/403/);
-      expect((await target.as(role).GET(ONE, { params: { path: { id: 1 } } })).response.status, role).toBe(403);
+      expect((await target.as(role).GET(ONE, { params: { path: { id: 1 } } })).response.status, role).toBe(
+        403,
+      );
     }
   });
 
@@ -76,9 +97,12 @@ describe('permissions', () => {
     const { response, error } = await target.as('admin').GET(ONE, { params: { path: { id: 987_654 } } });
     expect(response.status).toBe(404);
     expect(error?.message).toBe('404 Project repository storage move Not Found');
-    const invalid = await target.fetch(`${target.config.baseUrl}/api/v4/project_repository_storage_moves/abc`, {
-      headers: { 'PRIVATE-TOKEN': target.config.tokens.admin },
-    });
+    const invalid = await target.fetch(
+      `${target.config.baseUrl}/api/v4/project_repository_storage_moves/abc`,
+      {
+        headers: { 'PRIVATE-TOKEN': target.config.tokens.admin },
+      },
+    );
     expect(invalid.status).toBe(400);
   });
 
@@ -117,7 +141,11 @@ describe('moves made by the operator command', () => {
 
     const after = await target.as('anonymous').GET(FILE, { params });
     expect(after.response.status).toBe(200);
-    expect(after.data).toMatchObject({ content: before.data?.content, commit_id: before.data?.commit_id, blob_id: before.data?.blob_id });
+    expect(after.data).toMatchObject({
+      content: before.data?.content,
+      commit_id: before.data?.commit_id,
+      blob_id: before.data?.blob_id,
+    });
     // Commits keep working on the new storage.
     const commit = await target.as('maintainer').POST(FILE, {
       params: { path: { id: project, file_path: 'moved.txt' } },

@@ -23,7 +23,8 @@ export function readTarGz(archive: Uint8Array): Map<string, Buffer> {
     const name = (prefix ? `${prefix}/${field(header, 0, 100)}` : field(header, 0, 100)).replace(/^\.\//, '');
     const size = Number.parseInt(field(header, 124, 12).trim() || '0', 8);
     const type = String.fromCharCode(header[156] ?? 0);
-    if (type === '0' || type === '\0') files.set(name, Buffer.from(tar.subarray(offset + BLOCK, offset + BLOCK + size)));
+    if (type === '0' || type === '\0')
+      files.set(name, Buffer.from(tar.subarray(offset + BLOCK, offset + BLOCK + size)));
     offset += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }
   return files;

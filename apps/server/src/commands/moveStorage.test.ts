@@ -43,10 +43,18 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-async function readState(): Promise<{ moves: { project_id: number; state: string }[]; jobs: { kind: string; state: string }[]; storages: Record<number, string> }> {
+async function readState(): Promise<{
+  moves: { project_id: number; state: string }[];
+  jobs: { kind: string; state: string }[];
+  storages: Record<number, string>;
+}> {
   const db = await openDatabase(dataDir);
   try {
-    const moves = await db.selectFrom('project_repository_storage_moves').select(['project_id', 'state']).orderBy('id').execute();
+    const moves = await db
+      .selectFrom('project_repository_storage_moves')
+      .select(['project_id', 'state'])
+      .orderBy('id')
+      .execute();
     const jobs = await db.selectFrom('jobs').select(['kind', 'state']).orderBy('id').execute();
     const projects = await db.selectFrom('projects').select(['id', 'repository_storage']).execute();
     return { moves, jobs, storages: Object.fromEntries(projects.map((p) => [p.id, p.repository_storage])) };
@@ -55,11 +63,14 @@ async function readState(): Promise<{ moves: { project_id: number; state: string
   }
 }
 
-describe('move-storage command', () => {
+// Each case starts the command in its own process (about a second each under load).
+describe('move-storage command', { timeout: 30_000 }, () => {
   it('schedules a move for a running server, using the default storages', async () => {
     const result = await moveStorage('--data-dir', dataDir, '--project', 'acme/website', '--to', 'secondary');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/Storage move 1 scheduled: acme\/website \(project 1\) from default to secondary/);
+    expect(result.stdout).toMatch(
+      /Storage move 1 scheduled: acme\/website \(project 1\) from default to secondary/,
+    );
     const state = await readState();
     expect(state.moves).toEqual([{ project_id: 1, state: 'scheduled' }]);
     expect(state.jobs).toEqual([{ kind: 'project-repository-storage-move', state: 'queued' }]);
@@ -76,17 +87,22 @@ describe('move-storage command', () => {
   });
 
   it('refuses an unknown storage, an unknown project and missing arguments', async () => {
-    const unknownStorage = await moveStorage('--data-dir', dataDir, '--project', '3', '--to', 'tertiary');
+    const [unknownStorage, unknownProject, missing, noDataDir] = await Promise.all([
+      moveStorage('--data-dir', dataDir, '--project', '3', '--to', 'tertiary'),
+      moveStorage('--data-dir', dataDir, '--project', 'acme/nope', '--to', 'secondary'),
+      moveStorage('--data-dir', dataDir, '--to', 'secondary'),
+      moveStorage('--data-dir', join(dataDir, 'nope'), '--project', '3', '--to', 'secondary'),
+    ]);
     expect(unknownStorage.code).toBe(1);
-    expect(unknownStorage.stderr).toMatch(/Unknown repository storage: tertiary \(configured: default, secondary\)/);
-    const unknownProject = await moveStorage('--data-dir', dataDir, '--project', 'acme/nope', '--to', 'secondary');
+    expect(unknownStorage.stderr).toMatch(
+      /Unknown repository storage: tertiary \(configured: default, secondary\)/,
+    );
     expect(unknownProject.code).toBe(1);
     expect(unknownProject.stderr).toMatch(/Project Not Found/);
-    const missing = await moveStorage('--data-dir', dataDir, '--to', 'secondary');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/--project and --to are required/);
-    const noDataDir = await moveStorage('--data-dir', join(dataDir, 'nope'), '--project', '3', '--to', 'secondary');
     expect(noDataDir.code).toBe(1);
+    expect(noDataDir.stderr).toMatch(/No data directory/);
     expect((await readState()).moves).toHaveLength(2);
   });
 });

@@ -5,6 +5,8 @@
 // It records the move (state `scheduled`) and queues its job in the data directory's database, where a
 // running server picks it up. With --run the command carries the move out itself and waits for the end; the
 // queued job stays behind (delayed) as a fallback that resumes the move if this process dies half-way.
+// --run is meant for a stopped server: a running one keeps in-memory caches of the repositories it has read,
+// and only the moves it carries out itself keep those exact.
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { readConfig } from '../config.js';
@@ -23,7 +25,7 @@ const USAGE = `Usage: move-storage --data-dir DIR --project ID_OR_PATH --to STOR
   --project ID_OR_PATH  the project, by ID or full path (acme/website)
   --to STORAGE          the destination storage, one of the configured storages
   --storages a,b        the configured storages (default: $COLLAB_STORAGES or default,secondary)
-  --run                 carry out the move now instead of leaving it to a running server`;
+  --run                 carry out the move now (when no server runs on this data directory)`;
 
 /** How long the fallback job of a --run move waits before a server may resume the move. */
 const RUN_FALLBACK_DELAY_MS = 10 * 60 * 1000;
@@ -60,7 +62,13 @@ async function main(argv: string[]): Promise<number> {
   const db = await openDatabase(config.dataDir);
   const storages = new RepositoryStorages(config.dataDir, config.storageNames);
   // The queue is only used to enqueue: a running server (or the fallback) processes the job.
-  const context: ServerContext = { db, dataDir: config.dataDir, storages, jobs: new JobQueue(db), repositoryEvents: new RepositoryEvents() };
+  const context: ServerContext = {
+    db,
+    dataDir: config.dataDir,
+    storages,
+    jobs: new JobQueue(db),
+    repositoryEvents: new RepositoryEvents(),
+  };
   try {
     await storages.ensureDirectories();
     const move = await scheduleStorageMove(context, values.project, values.to, {
@@ -71,11 +79,15 @@ async function main(argv: string[]): Promise<number> {
         `${move.source_storage_name} to ${move.destination_storage_name}`,
     );
     if (!values.run) {
-      console.log('A server running on this data directory carries it out (GET /project_repository_storage_moves/:id).');
+      console.log(
+        'A server running on this data directory carries it out (GET /project_repository_storage_moves/:id).',
+      );
       return 0;
     }
     const done = await runStorageMove(context, move.id);
-    console.log(`Storage move ${move.id}: ${done?.state ?? 'missing'}${done?.error ? ` (${done.error})` : ''}`);
+    console.log(
+      `Storage move ${move.id}: ${done?.state ?? 'missing'}${done?.error ? ` (${done.error})` : ''}`,
+    );
     return done?.state === 'finished' ? 0 : 1;
   } catch (error) {
     console.error(error instanceof ApiError ? String(error.message) : error);

@@ -5,13 +5,15 @@ import { IMPORT_JOB, type ImportJobPayload, runProjectImport } from '../services
 
 function exportPayload(payload: unknown): ExportJobPayload {
   const { projectId, generation, attempt } = (payload ?? {}) as Partial<ExportJobPayload>;
-  if (typeof projectId !== 'number' || typeof generation !== 'number') throw new Error(`invalid ${EXPORT_JOB} payload`);
+  if (typeof projectId !== 'number' || typeof generation !== 'number')
+    throw new Error(`invalid ${EXPORT_JOB} payload`);
   return { projectId, generation, attempt: typeof attempt === 'number' ? attempt : 1 };
 }
 
 function importPayload(payload: unknown): ImportJobPayload {
   const { projectId, correlationId } = (payload ?? {}) as Partial<ImportJobPayload>;
-  if (typeof projectId !== 'number' || typeof correlationId !== 'string') throw new Error(`invalid ${IMPORT_JOB} payload`);
+  if (typeof projectId !== 'number' || typeof correlationId !== 'string')
+    throw new Error(`invalid ${IMPORT_JOB} payload`);
   return { projectId, correlationId };
 }
 

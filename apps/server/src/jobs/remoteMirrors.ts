@@ -3,8 +3,12 @@
 import type { ServerContext } from '../context.js';
 import { maskCredentials } from '../git/repository.js';
 import { loadProtectionRules, matchingRules } from '../services/branchProtection.js';
+import {
+  MIRROR_UPDATE_JOB,
+  mirrorUrlProblem,
+  scheduleProjectMirrorUpdates,
+} from '../services/remoteMirrors.js';
 import { divergedRefsMessage, readPushRejections } from '../services/remoteMirrorUrl.js';
-import { MIRROR_UPDATE_JOB, mirrorUrlProblem, scheduleProjectMirrorUpdates } from '../services/remoteMirrors.js';
 import { repositoryOf } from '../services/repositories.js';
 import { nowIso } from '../store/database.js';
 
@@ -16,9 +20,17 @@ type PushOutcome = { ok: true } | { ok: false; error: string };
  */
 export async function updateMirror(context: ServerContext, mirrorId: number): Promise<void> {
   const { db } = context;
-  const mirror = await db.selectFrom('remote_mirrors').selectAll().where('id', '=', mirrorId).executeTakeFirst();
-  if (!mirror || mirror.enabled !== 1) return;
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', mirror.project_id).executeTakeFirst();
+  const mirror = await db
+    .selectFrom('remote_mirrors')
+    .selectAll()
+    .where('id', '=', mirrorId)
+    .executeTakeFirst();
+  if (mirror?.enabled !== 1) return;
+  const project = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', mirror.project_id)
+    .executeTakeFirst();
   if (!project) return;
 
   await db
@@ -39,8 +51,17 @@ export async function updateMirror(context: ServerContext, mirrorId: number): Pr
     .updateTable('remote_mirrors')
     .set(
       outcome.ok
-        ? { update_status: 'finished', last_error: null, last_update_at: finishedAt, last_successful_update_at: finishedAt }
-        : { update_status: 'failed', last_error: maskCredentials(outcome.error, mirror.url), last_update_at: finishedAt },
+        ? {
+            update_status: 'finished',
+            last_error: null,
+            last_update_at: finishedAt,
+            last_successful_update_at: finishedAt,
+          }
+        : {
+            update_status: 'failed',
+            last_error: maskCredentials(outcome.error, mirror.url),
+            last_update_at: finishedAt,
+          },
     )
     .where('id', '=', mirror.id)
     .execute();

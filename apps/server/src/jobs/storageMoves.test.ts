@@ -10,7 +10,7 @@ import type { ServerContext } from '../context.js';
 import { RepositoryStorages } from '../git/storages.js';
 import { ApiError } from '../http/errors.js';
 import { RepositoryEvents } from '../services/repositoryEvents.js';
-import { scheduleStorageMove, STORAGE_MOVE_JOB } from '../services/storageMoves.js';
+import { STORAGE_MOVE_JOB, scheduleStorageMove } from '../services/storageMoves.js';
 import { openDatabase } from '../store/database.js';
 import { loadFixturesIfEmpty, readFixturesFile } from '../store/fixtures.js';
 import { JobQueue } from './queue.js';
@@ -20,16 +20,21 @@ const execFileAsync = promisify(execFile);
 
 /** Every ref and its SHA, straight from git (independent of the code under test). */
 async function refsOf(repo: string): Promise<string> {
-  const { stdout } = await execFileAsync('git', [`--git-dir=${repo}`, 'for-each-ref', '--format=%(refname) %(objectname)'], {
-    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-  });
+  const { stdout } = await execFileAsync(
+    'git',
+    [`--git-dir=${repo}`, 'for-each-ref', '--format=%(refname) %(objectname)'],
+    {
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    },
+  );
   return stdout;
 }
 
-const exists = (path: string): Promise<boolean> => stat(path).then(
-  () => true,
-  () => false,
-);
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 let dataDir: string;
 let context: ServerContext;
@@ -55,8 +60,13 @@ afterEach(async () => {
 const source = (): string => context.storages.pathFor('default', PROJECT_ID);
 const destination = (): string => context.storages.pathFor('secondary', PROJECT_ID);
 const projectStorage = async (): Promise<string> =>
-  (await context.db.selectFrom('projects').select('repository_storage').where('id', '=', PROJECT_ID).executeTakeFirstOrThrow())
-    .repository_storage;
+  (
+    await context.db
+      .selectFrom('projects')
+      .select('repository_storage')
+      .where('id', '=', PROJECT_ID)
+      .executeTakeFirstOrThrow()
+  ).repository_storage;
 const setMoveState = (id: number, state: string): Promise<unknown> =>
   context.db.updateTable('project_repository_storage_moves').set({ state }).where('id', '=', id).execute();
 
@@ -69,7 +79,11 @@ describe('scheduleStorageMove', () => {
       destination_storage_name: 'secondary',
       project: { id: PROJECT_ID, path_with_namespace: 'acme/website', name_with_namespace: 'Acme / Website' },
     });
-    const job = await context.db.selectFrom('jobs').selectAll().where('kind', '=', STORAGE_MOVE_JOB).executeTakeFirstOrThrow();
+    const job = await context.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('kind', '=', STORAGE_MOVE_JOB)
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(job.payload)).toEqual({ moveId: move.id });
     expect(job.state).toBe('queued');
   });
@@ -122,7 +136,11 @@ describe('runStorageMove', () => {
     const refs = await refsOf(source());
     const move = await scheduleStorageMove(context, '1', 'secondary');
     await cp(source(), destination(), { recursive: true });
-    await context.db.updateTable('projects').set({ repository_storage: 'secondary' }).where('id', '=', PROJECT_ID).execute();
+    await context.db
+      .updateTable('projects')
+      .set({ repository_storage: 'secondary' })
+      .where('id', '=', PROJECT_ID)
+      .execute();
     await setMoveState(move.id, 'replicated');
     expect(await runStorageMove(context, move.id)).toMatchObject({ state: 'finished' });
     expect(await exists(source())).toBe(false);
@@ -138,12 +156,18 @@ describe('runStorageMove', () => {
     expect(await projectStorage()).toBe('default');
     expect(await exists(destination())).toBe(false);
     // A failed move no longer blocks a new one.
-    await expect(scheduleStorageMove(context, '1', 'secondary')).resolves.toMatchObject({ state: 'scheduled' });
+    await expect(scheduleStorageMove(context, '1', 'secondary')).resolves.toMatchObject({
+      state: 'scheduled',
+    });
   });
 
   it('fails when the project was moved elsewhere meanwhile', async () => {
     const move = await scheduleStorageMove(context, '1', 'secondary');
-    await context.db.updateTable('projects').set({ repository_storage: 'elsewhere' }).where('id', '=', PROJECT_ID).execute();
+    await context.db
+      .updateTable('projects')
+      .set({ repository_storage: 'elsewhere' })
+      .where('id', '=', PROJECT_ID)
+      .execute();
     const done = await runStorageMove(context, move.id);
     expect(done).toMatchObject({ state: 'failed' });
     expect(done?.error).toMatch(/elsewhere/);
@@ -154,7 +178,11 @@ describe('runStorageMove', () => {
     const move = await scheduleStorageMove(context, '1', 'secondary');
     await context.jobs.start();
     await context.jobs.idle();
-    const row = await context.db.selectFrom('project_repository_storage_moves').selectAll().where('id', '=', move.id).executeTakeFirstOrThrow();
+    const row = await context.db
+      .selectFrom('project_repository_storage_moves')
+      .selectAll()
+      .where('id', '=', move.id)
+      .executeTakeFirstOrThrow();
     expect(row.state).toBe('finished');
     expect(await projectStorage()).toBe('secondary');
   });

@@ -6,6 +6,7 @@
 // the destination copy is rebuilt from scratch, after it only the source is left to remove.
 import { cp, rename, rm } from 'node:fs/promises';
 import type { ServerContext } from '../context.js';
+import { repositoryReadCache } from '../git/readCache.js';
 import { GitRepository } from '../git/repository.js';
 import {
   FINAL_STORAGE_MOVE_STATES,
@@ -15,14 +16,24 @@ import {
 } from '../services/storageMoves.js';
 import { nowIso } from '../store/database.js';
 
-/** What identifies a repository's content for the move: every branch tip and where HEAD points. */
+/**
+ * What identifies a repository's content for the move: every branch tip and where HEAD points. Read past
+ * the read cache: the move changes repositories behind git's back, and in the move command's process the
+ * server's commits do not invalidate anything.
+ */
 async function fingerprint(path: string): Promise<string> {
+  repositoryReadCache.invalidate(path);
   const repository = new GitRepository(path);
   const [branches, head] = await Promise.all([repository.listBranches(), repository.defaultBranch()]);
   return JSON.stringify({ head, branches: branches.map((branch) => [branch.name, branch.commit.id]) });
 }
 
-async function setState(context: ServerContext, move: StorageMoveRow, state: StorageMoveState, error: string | null = null): Promise<StorageMoveRow> {
+async function setState(
+  context: ServerContext,
+  move: StorageMoveRow,
+  state: StorageMoveState,
+  error: string | null = null,
+): Promise<StorageMoveRow> {
   return context.db
     .updateTable('project_repository_storage_moves')
     .set({ state, error, updated_at: nowIso() })
@@ -39,18 +50,28 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * the destination. Returns whether the source still matched after the switch: a commit that raced the
  * switch would exist only there, so the source must then be kept.
  */
-async function replicate(context: ServerContext, move: StorageMoveRow): Promise<{ sourceStillMatches: boolean }> {
+async function replicate(
+  context: ServerContext,
+  move: StorageMoveRow,
+): Promise<{ sourceStillMatches: boolean }> {
   const source = context.storages.pathFor(move.source_storage_name, move.project_id);
   const destination = context.storages.pathFor(move.destination_storage_name, move.project_id);
   const staging = `${destination}.moving`;
-  await Promise.all([rm(staging, { recursive: true, force: true }), rm(destination, { recursive: true, force: true })]);
+  await Promise.all([
+    rm(staging, { recursive: true, force: true }),
+    rm(destination, { recursive: true, force: true }),
+  ]);
   try {
     const before = await fingerprint(source);
     await cp(source, staging, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
     await rename(staging, destination);
+    // A project that lived on this storage before may have left cached reads of this path behind.
+    repositoryReadCache.invalidate(destination);
     const copied = await fingerprint(destination);
     if (copied !== before || (await fingerprint(source)) !== before) {
-      throw new Error('the copy does not match the source (the repository changed during the copy); run the move again');
+      throw new Error(
+        'the copy does not match the source (the repository changed during the copy); run the move again',
+      );
     }
     const switched = await context.db.transaction().execute(async (trx) => {
       const result = await trx
@@ -71,22 +92,37 @@ async function replicate(context: ServerContext, move: StorageMoveRow): Promise<
     return { sourceStillMatches: (await fingerprint(source)) === copied };
   } catch (error) {
     // Nothing points at the destination yet: leave no copy behind.
-    await Promise.all([rm(staging, { recursive: true, force: true }), rm(destination, { recursive: true, force: true })]);
+    await Promise.all([
+      rm(staging, { recursive: true, force: true }),
+      rm(destination, { recursive: true, force: true }),
+    ]);
     throw error;
   }
 }
 
 /** Runs (or resumes) one move; returns its final row, or undefined when the move does not exist. */
-export async function runStorageMove(context: ServerContext, moveId: number): Promise<StorageMoveRow | undefined> {
+export async function runStorageMove(
+  context: ServerContext,
+  moveId: number,
+): Promise<StorageMoveRow | undefined> {
   const { db } = context;
-  let move = await db.selectFrom('project_repository_storage_moves').selectAll().where('id', '=', moveId).executeTakeFirst();
+  let move = await db
+    .selectFrom('project_repository_storage_moves')
+    .selectAll()
+    .where('id', '=', moveId)
+    .executeTakeFirst();
   if (!move || FINAL_STORAGE_MOVE_STATES.includes(move.state as StorageMoveState)) return move;
 
   let sourceStillMatches = true;
   try {
-    const project = await db.selectFrom('projects').select('repository_storage').where('id', '=', move.project_id).executeTakeFirst();
+    const project = await db
+      .selectFrom('projects')
+      .select('repository_storage')
+      .where('id', '=', move.project_id)
+      .executeTakeFirst();
     if (!project) throw new Error('the project no longer exists');
-    if (move.state !== 'started' && move.state !== 'replicated') move = await setState(context, move, 'started');
+    if (move.state !== 'started' && move.state !== 'replicated')
+      move = await setState(context, move, 'started');
     if (project.repository_storage === move.source_storage_name) {
       ({ sourceStillMatches } = await replicate(context, move));
     } else if (project.repository_storage !== move.destination_storage_name) {
@@ -103,9 +139,15 @@ export async function runStorageMove(context: ServerContext, moveId: number): Pr
   try {
     const source = context.storages.pathFor(move.source_storage_name, move.project_id);
     if (!sourceStillMatches) {
-      return setState(context, move, 'cleanup_failed', `the source repository changed after the copy; it is kept at ${source}`);
+      return setState(
+        context,
+        move,
+        'cleanup_failed',
+        `the source repository changed after the copy; it is kept at ${source}`,
+      );
     }
     await rm(source, { recursive: true, force: true });
+    repositoryReadCache.invalidate(source);
   } catch (error) {
     return setState(context, move, 'cleanup_failed', messageOf(error));
   }

@@ -30,7 +30,8 @@ export interface DeployKeyPage<T> {
 /** GitLab's limit on a key title. */
 const MAX_TITLE_LENGTH = 255;
 
-const keyTaken = (): ApiError => new ApiError(400, { message: { 'deploy_key.fingerprint_sha256': ['has already been taken'] } });
+const keyTaken = (): ApiError =>
+  new ApiError(400, { message: { 'deploy_key.fingerprint_sha256': ['has already been taken'] } });
 const deployKeyNotFound = (): ApiError => notFound('Deploy Key');
 
 function presentInstanceKey(row: DeployKeyRow): DeployKeyInstance {
@@ -96,7 +97,9 @@ function checkTitle(title: unknown): string {
   const trimmed = typeof title === 'string' ? title.trim() : '';
   if (trimmed === '') throw new ApiError(400, { message: { title: ["can't be blank"] } });
   if (trimmed.length > MAX_TITLE_LENGTH) {
-    throw new ApiError(400, { message: { title: [`is too long (maximum is ${MAX_TITLE_LENGTH} characters)`] } });
+    throw new ApiError(400, {
+      message: { title: [`is too long (maximum is ${MAX_TITLE_LENGTH} characters)`] },
+    });
   }
   return trimmed;
 }
@@ -121,7 +124,13 @@ export async function listAllDeployKeys(
     .selectFrom('deploy_keys')
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .executeTakeFirstOrThrow();
-  const rows = await context.db.selectFrom('deploy_keys').selectAll().orderBy('id').limit(window.limit).offset(window.offset).execute();
+  const rows = await context.db
+    .selectFrom('deploy_keys')
+    .selectAll()
+    .orderBy('id')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
   return { items: rows.map(presentInstanceKey), total: Number(total) };
 }
 
@@ -137,11 +146,20 @@ export async function listProjectDeployKeys(
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where('project_id', '=', project.id)
     .executeTakeFirstOrThrow();
-  const rows = await projectKeys(context.db, project.id).orderBy('dk.id').limit(window.limit).offset(window.offset).execute();
+  const rows = await projectKeys(context.db, project.id)
+    .orderBy('dk.id')
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
   return { items: rows.map(presentProjectKey), total: Number(total) };
 }
 
-export async function getDeployKey(context: ServerContext, caller: Caller, projectId: string, keyId: number): Promise<DeployKey> {
+export async function getDeployKey(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  keyId: number,
+): Promise<DeployKey> {
   const { project } = await resolveForDeployKeys(context, caller, projectId, 'read_api');
   return requireProjectKey(context.db, project.id, keyId);
 }
@@ -164,7 +182,11 @@ export async function addDeployKey(
   const canPush = toBoolean(body.can_push) ?? false;
   const { db } = context;
 
-  const existing = await db.selectFrom('deploy_keys').selectAll().where('fingerprint_sha256', '=', parsed.key.fingerprintSha256).executeTakeFirst();
+  const existing = await db
+    .selectFrom('deploy_keys')
+    .selectAll()
+    .where('fingerprint_sha256', '=', parsed.key.fingerprintSha256)
+    .executeTakeFirst();
   if (existing && !(await canAccessKey(db, caller, existing.id))) throw keyTaken();
   // An existing key is never accessible through this project yet: its join row would make it taken below.
   try {
@@ -174,13 +196,23 @@ export async function addDeployKey(
         (
           await trx
             .insertInto('deploy_keys')
-            .values({ title, key: parsed.key.normalized, fingerprint_sha256: parsed.key.fingerprintSha256, created_at: nowIso() })
+            .values({
+              title,
+              key: parsed.key.normalized,
+              fingerprint_sha256: parsed.key.fingerprintSha256,
+              created_at: nowIso(),
+            })
             .returning('id')
             .executeTakeFirstOrThrow()
         ).id;
       await trx
         .insertInto('deploy_keys_projects')
-        .values({ project_id: project.id, deploy_key_id: id, can_push: canPush ? 1 : 0, created_at: nowIso() })
+        .values({
+          project_id: project.id,
+          deploy_key_id: id,
+          can_push: canPush ? 1 : 0,
+          created_at: nowIso(),
+        })
         .execute();
       return id;
     });
@@ -202,14 +234,18 @@ export async function updateDeployKey(
   const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
   await requireProjectKey(context.db, project.id, keyId);
   const canPush = body?.can_push === undefined ? undefined : toBoolean(body.can_push);
-  if (body?.can_push !== undefined && canPush === undefined) throw new ApiError(400, { error: 'can_push is invalid' });
+  if (body?.can_push !== undefined && canPush === undefined)
+    throw new ApiError(400, { error: 'can_push is invalid' });
   if (body?.title === undefined && canPush === undefined) {
-    throw new ApiError(400, { error: 'title, can_push are missing, at least one parameter must be provided' });
+    throw new ApiError(400, {
+      error: 'title, can_push are missing, at least one parameter must be provided',
+    });
   }
   const title = body?.title === undefined ? undefined : checkTitle(body.title);
   await context.db.transaction().execute(async (trx) => {
     // The title belongs to the key (shared by its projects); can_push to this project's use of it.
-    if (title !== undefined) await trx.updateTable('deploy_keys').set({ title }).where('id', '=', keyId).execute();
+    if (title !== undefined)
+      await trx.updateTable('deploy_keys').set({ title }).where('id', '=', keyId).execute();
     if (canPush !== undefined) {
       await trx
         .updateTable('deploy_keys_projects')
@@ -223,12 +259,25 @@ export async function updateDeployKey(
 }
 
 /** Removes the key from the project, and from the instance when no other project uses it. */
-export async function deleteDeployKey(context: ServerContext, caller: Caller, projectId: string, keyId: number): Promise<void> {
+export async function deleteDeployKey(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  keyId: number,
+): Promise<void> {
   const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
   await requireProjectKey(context.db, project.id, keyId);
   await context.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('deploy_keys_projects').where('project_id', '=', project.id).where('deploy_key_id', '=', keyId).execute();
-    const stillUsed = await trx.selectFrom('deploy_keys_projects').select('project_id').where('deploy_key_id', '=', keyId).executeTakeFirst();
+    await trx
+      .deleteFrom('deploy_keys_projects')
+      .where('project_id', '=', project.id)
+      .where('deploy_key_id', '=', keyId)
+      .execute();
+    const stillUsed = await trx
+      .selectFrom('deploy_keys_projects')
+      .select('project_id')
+      .where('deploy_key_id', '=', keyId)
+      .executeTakeFirst();
     if (!stillUsed) await trx.deleteFrom('deploy_keys').where('id', '=', keyId).execute();
   });
 }
@@ -237,7 +286,12 @@ export async function deleteDeployKey(context: ServerContext, caller: Caller, pr
  * Enables an existing key (of another project) for this project, read-only. A key the caller cannot access
  * is a 404, like an unknown one; a key already enabled here is returned as it is.
  */
-export async function enableDeployKey(context: ServerContext, caller: Caller, projectId: string, keyId: number): Promise<DeployKey> {
+export async function enableDeployKey(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  keyId: number,
+): Promise<DeployKey> {
   const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
   const { db } = context;
   const enabled = await findProjectKey(db, project.id, keyId);
@@ -252,7 +306,8 @@ export async function enableDeployKey(context: ServerContext, caller: Caller, pr
   } catch (error) {
     // A concurrent enable of the same key won: the key is enabled either way. A concurrent delete of the
     // key's last use removed the key: then it is gone.
-    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message)) throw deployKeyNotFound();
+    if (error instanceof Error && /FOREIGN KEY constraint failed/.test(error.message))
+      throw deployKeyNotFound();
     if (!isUniqueViolation(error)) throw error;
   }
   return requireProjectKey(db, project.id, keyId);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decodeGates, type FeatureActor, featureState, gatesAllow, gateViews, inPercentageOfActors, parseGateValue } from './featureGates.js';
+import {
+  decodeGates,
+  type FeatureActor,
+  featureState,
+  gatesAllow,
+  gateViews,
+  inPercentageOfActors,
+  parseGateValue,
+} from './featureGates.js';
 
 const user: FeatureActor = { type: 'User', id: 4, isAdmin: false };
 const admin: FeatureActor = { type: 'User', id: 1, isAdmin: true };
@@ -64,7 +72,10 @@ describe('gatesAllow', () => {
   });
 
   it('buckets actors stably for a percentage of actors', () => {
-    const actors = Array.from({ length: 1000 }, (_, i): FeatureActor => ({ type: 'User', id: i + 1, isAdmin: false }));
+    const actors = Array.from(
+      { length: 1000 },
+      (_, i): FeatureActor => ({ type: 'User', id: i + 1, isAdmin: false }),
+    );
     const inside = actors.filter((actor) => inPercentageOfActors('my_feature', actor, 25));
     // Roughly a quarter, and the same actors every time.
     expect(inside.length).toBeGreaterThan(180);
@@ -87,6 +98,7 @@ describe('parseGateValue', () => {
   });
 
   it('refuses anything else', () => {
-    for (const value of [101, '101', -1, 2.5, 'yes', '', null, undefined, {}]) expect(parseGateValue(value)).toBeUndefined();
+    for (const value of [101, '101', -1, 2.5, 'yes', '', null, undefined, {}])
+      expect(parseGateValue(value)).toBeUndefined();
   });
 });

@@ -47,7 +47,11 @@ export function decodeGates(rows: readonly { key: string; value: string }[]): Ga
 /** `on` when the boolean gate is set or every call passes; `conditional` when some gate can pass; else `off`. */
 export function featureState(gates: Gates): FeatureState {
   if (gates.boolean || gates.percentageOfTime >= 100) return 'on';
-  const conditional = gates.percentageOfTime > 0 || gates.percentageOfActors > 0 || gates.actors.length > 0 || gates.groups.length > 0;
+  const conditional =
+    gates.percentageOfTime > 0 ||
+    gates.percentageOfActors > 0 ||
+    gates.actors.length > 0 ||
+    gates.groups.length > 0;
   return conditional ? 'conditional' : 'off';
 }
 
@@ -55,14 +59,19 @@ export function featureState(gates: Gates): FeatureState {
 export function gateViews(gates: Gates): FeatureGateView[] {
   const views: FeatureGateView[] = [{ key: 'boolean', value: gates.boolean }];
   if (gates.actors.length > 0) views.push({ key: 'actors', value: gates.actors });
-  if (gates.percentageOfActors > 0) views.push({ key: 'percentage_of_actors', value: gates.percentageOfActors });
+  if (gates.percentageOfActors > 0)
+    views.push({ key: 'percentage_of_actors', value: gates.percentageOfActors });
   if (gates.percentageOfTime > 0) views.push({ key: 'percentage_of_time', value: gates.percentageOfTime });
   if (gates.groups.length > 0) views.push({ key: 'groups', value: gates.groups });
   return views;
 }
 
 /** Flipper's stable bucketing: the same actor is always in or out of a percentage of actors. */
-export function inPercentageOfActors(featureName: string, actor: Pick<FeatureActor, 'type' | 'id'>, percentage: number): boolean {
+export function inPercentageOfActors(
+  featureName: string,
+  actor: Pick<FeatureActor, 'type' | 'id'>,
+  percentage: number,
+): boolean {
   const scale = 1000;
   return crc32(`${featureName}${flipperId(actor)}`) % (100 * scale) < percentage * scale;
 }
@@ -92,6 +101,7 @@ export function parseGateValue(value: unknown): boolean | number | undefined {
   if (value === true || value === 'true') return true;
   if (value === false || value === 'false') return false;
   const percentage = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof percentage === 'number' && Number.isInteger(percentage) && percentage >= 0 && percentage <= 100) return percentage;
+  if (typeof percentage === 'number' && Number.isInteger(percentage) && percentage >= 0 && percentage <= 100)
+    return percentage;
   return undefined;
 }

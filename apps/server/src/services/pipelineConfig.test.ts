@@ -52,7 +52,9 @@ unit:
   });
 
   it('uses GitLab defaults: stages build, test, deploy and stage test', () => {
-    const config = configOf(parseCiConfig('deploy_it:\n  stage: deploy\n  script: ship\nlint:\n  script: lint\n'));
+    const config = configOf(
+      parseCiConfig('deploy_it:\n  stage: deploy\n  script: ship\nlint:\n  script: lint\n'),
+    );
     expect(config.stages).toEqual(['build', 'test', 'deploy']);
     // Sorted by stage, the file's order kept within a stage.
     expect(config.jobs.map((job) => [job.name, job.stage, job.stageIndex])).toEqual([
@@ -93,13 +95,32 @@ gate:
 `),
     );
     const [flaky, gate] = config.jobs;
-    expect(flaky).toMatchObject({ outcome: 'failed', durationSeconds: 2.5, allowFailure: true, coverage: 85.5 });
+    expect(flaky).toMatchObject({
+      outcome: 'failed',
+      durationSeconds: 2.5,
+      allowFailure: true,
+      coverage: 85.5,
+    });
     expect(flaky?.testReport).toEqual([
       {
         name: 'unit',
         cases: [
-          { name: 'adds', classname: 'math', status: 'success', execution_time: 0.25, system_output: null, stack_trace: null },
-          { name: 'divides', classname: 'math', status: 'failed', execution_time: 1, system_output: 'expected 2', stack_trace: 'math.js:3' },
+          {
+            name: 'adds',
+            classname: 'math',
+            status: 'success',
+            execution_time: 0.25,
+            system_output: null,
+            stack_trace: null,
+          },
+          {
+            name: 'divides',
+            classname: 'math',
+            status: 'failed',
+            execution_time: 1,
+            system_output: 'expected 2',
+            stack_trace: 'math.js:3',
+          },
         ],
       },
     ]);
@@ -107,7 +128,11 @@ gate:
   });
 
   it('ignores hidden jobs (keys starting with a dot) and accepts variables', () => {
-    const config = configOf(parseCiConfig('variables:\n  A: 1\n.template:\n  whatever: true\nbuild:\n  stage: build\n  script: make\n'));
+    const config = configOf(
+      parseCiConfig(
+        'variables:\n  A: 1\n.template:\n  whatever: true\nbuild:\n  stage: build\n  script: make\n',
+      ),
+    );
     expect(config.jobs.map((job) => job.name)).toEqual(['build']);
   });
 });
@@ -120,7 +145,9 @@ describe('parseCiConfig: invalid configurations', () => {
 
   it('refuses a root that is not a mapping, and a file without visible jobs', () => {
     expect(errorsOf(parseCiConfig('- a\n- b\n'))[0]).toMatch(/root should be a hash/);
-    expect(errorsOf(parseCiConfig('stages: [build]\n'))).toEqual(['jobs config should contain at least one visible job']);
+    expect(errorsOf(parseCiConfig('stages: [build]\n'))).toEqual([
+      'jobs config should contain at least one visible job',
+    ]);
   });
 
   it('refuses a job without a script, an unknown stage and unknown keys, all at once', () => {
@@ -170,8 +197,12 @@ j:
   });
 
   it('refuses bad stages and a job that is not a mapping', () => {
-    expect(errorsOf(parseCiConfig('stages: build\nj:\n  script: x\n'))).toContain('stages config should be a non-empty array of strings');
-    expect(errorsOf(parseCiConfig('stages: [a, a]\nj:\n  stage: a\n  script: x\n'))).toEqual(['stages config contains duplicate stages: a']);
+    expect(errorsOf(parseCiConfig('stages: build\nj:\n  script: x\n'))).toContain(
+      'stages config should be a non-empty array of strings',
+    );
+    expect(errorsOf(parseCiConfig('stages: [a, a]\nj:\n  stage: a\n  script: x\n'))).toEqual([
+      'stages config contains duplicate stages: a',
+    ]);
     expect(errorsOf(parseCiConfig('j: just a string\n'))).toEqual(['jobs:j config should be a hash']);
   });
 

@@ -56,8 +56,23 @@ export type CiConfigResult = { ok: true; config: CiConfig } | { ok: false; error
 
 /** Top-level keys that are not jobs. */
 const GLOBAL_KEYWORDS = new Set(['stages', 'variables']);
-const JOB_KEYWORDS = new Set(['stage', 'script', 'outcome', 'duration', 'allow_failure', 'coverage', 'test_report']);
-const TEST_CASE_KEYWORDS = new Set(['name', 'classname', 'status', 'execution_time', 'system_output', 'stack_trace']);
+const JOB_KEYWORDS = new Set([
+  'stage',
+  'script',
+  'outcome',
+  'duration',
+  'allow_failure',
+  'coverage',
+  'test_report',
+]);
+const TEST_CASE_KEYWORDS = new Set([
+  'name',
+  'classname',
+  'status',
+  'execution_time',
+  'system_output',
+  'stack_trace',
+]);
 
 type Mapping = Record<string, unknown>;
 
@@ -92,7 +107,8 @@ function parseTestCase(where: string, value: unknown, errors: string[]): CiTestC
     errors.push(`${where} status should be one of ${TEST_CASE_STATUSES.join(', ')}`);
   }
   const executionTime = value.execution_time === undefined ? 0 : toNumber(value.execution_time);
-  if (executionTime === undefined || executionTime < 0) errors.push(`${where} execution_time should be a number of seconds`);
+  if (executionTime === undefined || executionTime < 0)
+    errors.push(`${where} execution_time should be a number of seconds`);
   const optionalText = (key: 'system_output' | 'stack_trace'): string | null => {
     const text = value[key];
     if (text === undefined || text === null) return null;
@@ -104,7 +120,8 @@ function parseTestCase(where: string, value: unknown, errors: string[]): CiTestC
   };
   const systemOutput = optionalText('system_output');
   const stackTrace = optionalText('stack_trace');
-  if (typeof name !== 'string' || typeof classname !== 'string' || executionTime === undefined) return undefined;
+  if (typeof name !== 'string' || typeof classname !== 'string' || executionTime === undefined)
+    return undefined;
   return {
     name,
     classname,
@@ -138,7 +155,9 @@ function parseTestReport(jobWhere: string, value: unknown, errors: string[]): Ci
       return;
     }
     const cases = rawCases
-      .map((item: unknown, caseIndex: number) => parseTestCase(`${suiteWhere}:cases[${caseIndex}]`, item, errors))
+      .map((item: unknown, caseIndex: number) =>
+        parseTestCase(`${suiteWhere}:cases[${caseIndex}]`, item, errors),
+      )
       .filter((item): item is CiTestCase => item !== undefined);
     suites.push({ name: suite.name, cases });
   });
@@ -156,7 +175,12 @@ function parseScript(where: string, value: unknown, errors: string[]): string[] 
   return [];
 }
 
-function parseJob(name: string, value: unknown, stages: readonly string[], errors: string[]): CiJob | undefined {
+function parseJob(
+  name: string,
+  value: unknown,
+  stages: readonly string[],
+  errors: string[],
+): CiJob | undefined {
   const where = `jobs:${name}`;
   if (!isMapping(value)) {
     errors.push(`${where} config should be a hash`);
@@ -193,7 +217,8 @@ function parseJob(name: string, value: unknown, stages: readonly string[], error
       coverage = parsed;
     }
   }
-  const testReport = value.test_report === undefined ? null : parseTestReport(where, value.test_report, errors);
+  const testReport =
+    value.test_report === undefined ? null : parseTestReport(where, value.test_report, errors);
 
   if (errors.length > before) return undefined;
   return {
@@ -211,13 +236,18 @@ function parseJob(name: string, value: unknown, stages: readonly string[], error
 
 function parseStages(value: unknown, errors: string[]): string[] {
   if (value === undefined) return [...DEFAULT_STAGES];
-  if (!Array.isArray(value) || value.length === 0 || !value.every((stage) => typeof stage === 'string' && stage !== '')) {
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    !value.every((stage) => typeof stage === 'string' && stage !== '')
+  ) {
     errors.push('stages config should be a non-empty array of strings');
     return [];
   }
   const stages = value as string[];
   const duplicates = stages.filter((stage, index) => stages.indexOf(stage) !== index);
-  if (duplicates.length > 0) errors.push(`stages config contains duplicate stages: ${[...new Set(duplicates)].join(', ')}`);
+  if (duplicates.length > 0)
+    errors.push(`stages config contains duplicate stages: ${[...new Set(duplicates)].join(', ')}`);
   return stages;
 }
 
@@ -235,15 +265,20 @@ export function parseCiConfig(text: string): CiConfigResult {
   }
   const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
   const yamlError = document.errors[0];
-  if (yamlError) return { ok: false, errors: [`Invalid configuration format: ${yamlError.message.split('\n')[0]}`] };
+  if (yamlError)
+    return { ok: false, errors: [`Invalid configuration format: ${yamlError.message.split('\n')[0]}`] };
   let root: unknown;
   try {
     // Aliases are capped so that a small file cannot expand into a huge one ("billion laughs").
     root = document.toJS({ maxAliasCount: 100 });
   } catch (error) {
-    return { ok: false, errors: [`Invalid configuration format: ${(error as Error).message.split('\n')[0]}`] };
+    return {
+      ok: false,
+      errors: [`Invalid configuration format: ${(error as Error).message.split('\n')[0]}`],
+    };
   }
-  if (!isMapping(root)) return { ok: false, errors: ['Invalid configuration format: the root should be a hash'] };
+  if (!isMapping(root))
+    return { ok: false, errors: ['Invalid configuration format: the root should be a hash'] };
 
   const errors: string[] = [];
   const stages = parseStages(root.stages, errors);

@@ -49,7 +49,12 @@ const statuses = (step: Step) => step.jobs.map((j) => j.status);
 
 describe('advancePipeline', () => {
   it('starts a pending pipeline: running, first stage running, wake when its longest job is due', () => {
-    const step = advancePipeline(pending, [job(1, 0, { durationSeconds: 2 }), job(2, 0, { durationSeconds: 3 }), job(3, 1)], at(0), SCALE);
+    const step = advancePipeline(
+      pending,
+      [job(1, 0, { durationSeconds: 2 }), job(2, 0, { durationSeconds: 3 }), job(3, 1)],
+      at(0),
+      SCALE,
+    );
     expect(step.pipeline).toEqual({ status: 'running', startedAt: iso(0), finishedAt: null });
     expect(statuses(step)).toEqual(['running', 'running', 'created']);
     expect(step.changedJobIds).toEqual([1, 2]);
@@ -58,7 +63,10 @@ describe('advancePipeline', () => {
   });
 
   it('runs the stages in order and succeeds, finishing jobs at the time they were due', () => {
-    const { step, wakes } = runToEnd(pending, [job(1, 0, { durationSeconds: 2 }), job(2, 1, { durationSeconds: 3 })]);
+    const { step, wakes } = runToEnd(pending, [
+      job(1, 0, { durationSeconds: 2 }),
+      job(2, 1, { durationSeconds: 3 }),
+    ]);
     expect(wakes).toEqual([2000, 3000]);
     expect(step.pipeline).toEqual({ status: 'success', startedAt: iso(0), finishedAt: iso(5) });
     expect(step.jobs.map((j) => [j.status, j.startedAt, j.finishedAt])).toEqual([
@@ -82,7 +90,12 @@ describe('advancePipeline', () => {
   });
 
   it('catches up after a pause (a restart): overdue jobs finish and the next stage starts', () => {
-    const first = advancePipeline(pending, [job(1, 0, { durationSeconds: 1 }), job(2, 1, { durationSeconds: 1 })], at(0), SCALE);
+    const first = advancePipeline(
+      pending,
+      [job(1, 0, { durationSeconds: 1 }), job(2, 1, { durationSeconds: 1 })],
+      at(0),
+      SCALE,
+    );
     const late = advancePipeline(first.pipeline, first.jobs, at(60), SCALE);
     expect(late.jobs.map((j) => [j.status, j.finishedAt])).toEqual([
       ['success', iso(1)],
@@ -110,7 +123,10 @@ describe('advancePipeline', () => {
   });
 
   it('skips declared-skipped jobs without waiting', () => {
-    const { step, wakes } = runToEnd(pending, [job(1, 0, { outcome: 'skipped', durationSeconds: 50 }), job(2, 1)]);
+    const { step, wakes } = runToEnd(pending, [
+      job(1, 0, { outcome: 'skipped', durationSeconds: 50 }),
+      job(2, 1),
+    ]);
     expect(wakes).toEqual([1000]);
     expect(statuses(step)).toEqual(['skipped', 'success']);
     expect(step.pipeline.status).toBe('success');
@@ -135,7 +151,12 @@ describe('advancePipeline', () => {
 
 describe('cancelPipeline', () => {
   it('cancels every job that has not finished, and the pipeline', () => {
-    const running = advancePipeline(pending, [job(1, 0, { durationSeconds: 1 }), job(2, 0, { durationSeconds: 10 }), job(3, 1)], at(0), SCALE);
+    const running = advancePipeline(
+      pending,
+      [job(1, 0, { durationSeconds: 1 }), job(2, 0, { durationSeconds: 10 }), job(3, 1)],
+      at(0),
+      SCALE,
+    );
     const later = advancePipeline(running.pipeline, running.jobs, at(2), SCALE);
     const step = cancelPipeline(later.pipeline, later.jobs, at(3));
     expect(step?.pipeline).toEqual({ status: 'canceled', startedAt: iso(0), finishedAt: iso(3) });
@@ -178,7 +199,9 @@ describe('retryPipeline', () => {
     expect(retryPipeline(success.pipeline, success.jobs)).toBeNull();
     expect(retryPipeline({ status: 'failed', startedAt: null, finishedAt: iso(0) }, [])).toBeNull();
     for (const status of ['pending', 'running', 'manual', 'created'] as const) {
-      expect(retryPipeline({ status, startedAt: null, finishedAt: null }, [job(1, 0, { status: 'failed' })])).toBeNull();
+      expect(
+        retryPipeline({ status, startedAt: null, finishedAt: null }, [job(1, 0, { status: 'failed' })]),
+      ).toBeNull();
     }
   });
 });
@@ -196,9 +219,16 @@ describe('duration and coverage', () => {
   });
 
   it('averages the coverage of the jobs that ran, rendered as GitLab does', () => {
-    expect(pipelineCoverage([job(1, 0, { status: 'success', coverage: 80 }), job(2, 0, { status: 'failed', coverage: 91 })])).toBe('85.5');
+    expect(
+      pipelineCoverage([
+        job(1, 0, { status: 'success', coverage: 80 }),
+        job(2, 0, { status: 'failed', coverage: 91 }),
+      ]),
+    ).toBe('85.5');
     expect(pipelineCoverage([job(1, 0, { status: 'success', coverage: 30 })])).toBe('30.0');
     expect(pipelineCoverage([job(1, 0, { status: 'success', coverage: 100 / 3 })])).toBe('33.33');
-    expect(pipelineCoverage([job(1, 0, { status: 'created', coverage: 50 }), job(2, 0, { status: 'success' })])).toBeNull();
+    expect(
+      pipelineCoverage([job(1, 0, { status: 'created', coverage: 50 }), job(2, 0, { status: 'success' })]),
+    ).toBeNull();
   });
 });

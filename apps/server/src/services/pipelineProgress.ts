@@ -7,10 +7,23 @@
 // - a manual job blocks it: the pipeline waits in `manual`, later stages stay `created`;
 // - otherwise the next stage starts; after the last one the pipeline succeeds.
 
-export type PipelineStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped' | 'manual';
+export type PipelineStatus =
+  | 'created'
+  | 'pending'
+  | 'running'
+  | 'success'
+  | 'failed'
+  | 'canceled'
+  | 'skipped'
+  | 'manual';
 export type JobStatus = 'created' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped' | 'manual';
 
-export const FINISHED_PIPELINE_STATUSES: readonly PipelineStatus[] = ['success', 'failed', 'canceled', 'skipped'];
+export const FINISHED_PIPELINE_STATUSES: readonly PipelineStatus[] = [
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+];
 export const ACTIVE_PIPELINE_STATUSES: readonly PipelineStatus[] = ['pending', 'running'];
 
 export interface JobState {
@@ -54,7 +67,12 @@ function dueAt(job: JobState, timeScale: number): number {
 }
 
 /** Advances the pipeline as far as the clock allows. */
-export function advancePipeline(pipeline: PipelineState, jobs: readonly JobState[], now: Date, timeScale: number): Step {
+export function advancePipeline(
+  pipeline: PipelineState,
+  jobs: readonly JobState[],
+  now: Date,
+  timeScale: number,
+): Step {
   const state: PipelineState = { ...pipeline };
   const next = jobs.map((job) => ({ ...job }));
   const changed = new Set<number>();
@@ -64,7 +82,10 @@ export function advancePipeline(pipeline: PipelineState, jobs: readonly JobState
     pipeline: state,
     jobs: next,
     changedJobIds: [...changed],
-    pipelineChanged: state.status !== pipeline.status || state.startedAt !== pipeline.startedAt || state.finishedAt !== pipeline.finishedAt,
+    pipelineChanged:
+      state.status !== pipeline.status ||
+      state.startedAt !== pipeline.startedAt ||
+      state.finishedAt !== pipeline.finishedAt,
     wakeInMs,
   });
   if (!ACTIVE_PIPELINE_STATUSES.includes(state.status)) return result(null);
@@ -174,7 +195,10 @@ export function pipelineDuration(jobs: readonly JobState[]): number | null {
   const longestPerStage = new Map<number, number>();
   for (const job of jobs) {
     if (job.status !== 'success' && job.status !== 'failed') continue;
-    longestPerStage.set(job.stageIndex, Math.max(longestPerStage.get(job.stageIndex) ?? 0, job.durationSeconds));
+    longestPerStage.set(
+      job.stageIndex,
+      Math.max(longestPerStage.get(job.stageIndex) ?? 0, job.durationSeconds),
+    );
   }
   if (longestPerStage.size === 0) return null;
   return Math.round([...longestPerStage.values()].reduce((sum, seconds) => sum + seconds, 0));

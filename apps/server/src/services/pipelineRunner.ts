@@ -25,16 +25,29 @@ export interface PipelineAdvancePayload {
 
 type Executor = Db | Transaction<Database>;
 
-export async function loadPipelineState(db: Executor, pipelineId: number): Promise<{ pipeline: PipelineState; jobs: JobState[] } | undefined> {
+export async function loadPipelineState(
+  db: Executor,
+  pipelineId: number,
+): Promise<{ pipeline: PipelineState; jobs: JobState[] } | undefined> {
   const row = await db
     .selectFrom('pipelines')
     .select(['status', 'started_at', 'finished_at'])
     .where('id', '=', pipelineId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const jobs = await db.selectFrom('pipeline_jobs').selectAll().where('pipeline_id', '=', pipelineId).orderBy('stage_index').orderBy('id').execute();
+  const jobs = await db
+    .selectFrom('pipeline_jobs')
+    .selectAll()
+    .where('pipeline_id', '=', pipelineId)
+    .orderBy('stage_index')
+    .orderBy('id')
+    .execute();
   return {
-    pipeline: { status: row.status as PipelineStatus, startedAt: row.started_at, finishedAt: row.finished_at },
+    pipeline: {
+      status: row.status as PipelineStatus,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+    },
     jobs: jobs.map((job) => ({
       id: job.id,
       stageIndex: job.stage_index,
@@ -61,7 +74,8 @@ export async function saveStep(db: Executor, pipelineId: number, step: Step, now
       .execute();
   }
   if (!step.pipelineChanged && step.changedJobIds.length === 0) return;
-  const stopped = FINISHED_PIPELINE_STATUSES.includes(step.pipeline.status) || step.pipeline.status === 'manual';
+  const stopped =
+    FINISHED_PIPELINE_STATUSES.includes(step.pipeline.status) || step.pipeline.status === 'manual';
   await db
     .updateTable('pipelines')
     .set({
@@ -79,7 +93,12 @@ export async function saveStep(db: Executor, pipelineId: number, step: Step, now
  * Runs one step of a pipeline at `now`. Returns when to look again (ms), or null when the pipeline stopped,
  * waits for a person, or no longer exists.
  */
-export async function advanceStoredPipeline(db: Db, pipelineId: number, now: Date, timeScale: number): Promise<number | null> {
+export async function advanceStoredPipeline(
+  db: Db,
+  pipelineId: number,
+  now: Date,
+  timeScale: number,
+): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const state = await loadPipelineState(trx, pipelineId);
     if (!state) return null;
@@ -93,7 +112,11 @@ export async function advanceStoredPipeline(db: Db, pipelineId: number, now: Dat
  * Queues the next step of a pipeline, unless a step is already queued no later than that: a step that runs
  * again after a restart must not start a second chain of steps.
  */
-export async function scheduleAdvance(context: ServerContext, pipelineId: number, delayMs: number): Promise<void> {
+export async function scheduleAdvance(
+  context: ServerContext,
+  pipelineId: number,
+  delayMs: number,
+): Promise<void> {
   const payload = JSON.stringify({ pipelineId } satisfies PipelineAdvancePayload);
   const runAt = new Date(Date.now() + delayMs).toISOString();
   const queued = await context.db
@@ -105,5 +128,7 @@ export async function scheduleAdvance(context: ServerContext, pipelineId: number
     .orderBy('run_at')
     .executeTakeFirst();
   if (queued && queued.run_at <= runAt) return;
-  await context.jobs.enqueue(PIPELINE_ADVANCE_JOB, { pipelineId } satisfies PipelineAdvancePayload, { delayMs });
+  await context.jobs.enqueue(PIPELINE_ADVANCE_JOB, { pipelineId } satisfies PipelineAdvancePayload, {
+    delayMs,
+  });
 }

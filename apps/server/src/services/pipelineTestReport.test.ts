@@ -3,7 +3,14 @@ import type { CiTestCase } from './pipelineConfig.js';
 import { buildTestReport } from './pipelineTestReport.js';
 
 function testCase(name: string, status: CiTestCase['status'], executionTime: number): CiTestCase {
-  return { name, classname: 'spec', status, execution_time: executionTime, system_output: null, stack_trace: null };
+  return {
+    name,
+    classname: 'spec',
+    status,
+    execution_time: executionTime,
+    system_output: null,
+    stack_trace: null,
+  };
 }
 
 describe('buildTestReport', () => {
@@ -50,7 +57,9 @@ describe('buildTestReport', () => {
   });
 
   it('rounds summed times so that float noise does not show', () => {
-    const report = buildTestReport([[{ name: 's', cases: [testCase('a', 'success', 0.1), testCase('b', 'success', 0.2)] }]]);
+    const report = buildTestReport([
+      [{ name: 's', cases: [testCase('a', 'success', 0.1), testCase('b', 'success', 0.2)] }],
+    ]);
     expect(report.total_time).toBe(0.3);
   });
 });

@@ -12,13 +12,32 @@ function roundSeconds(seconds: number): number {
 }
 
 function emptySuite(name: string): TestSuiteReport {
-  return { name, total_time: 0, total_count: 0, success_count: 0, failed_count: 0, skipped_count: 0, error_count: 0, test_cases: [] };
+  return {
+    name,
+    total_time: 0,
+    total_count: 0,
+    success_count: 0,
+    failed_count: 0,
+    skipped_count: 0,
+    error_count: 0,
+    test_cases: [],
+  };
 }
 
-type Counts = Pick<TestSuiteReport, 'total_time' | 'total_count' | 'success_count' | 'failed_count' | 'skipped_count' | 'error_count'>;
+type Counts = Pick<
+  TestSuiteReport,
+  'total_time' | 'total_count' | 'success_count' | 'failed_count' | 'skipped_count' | 'error_count'
+>;
 
 function countCases(cases: TestSuiteReport['test_cases']): Counts {
-  const counts: Counts = { total_time: 0, total_count: 0, success_count: 0, failed_count: 0, skipped_count: 0, error_count: 0 };
+  const counts: Counts = {
+    total_time: 0,
+    total_count: 0,
+    success_count: 0,
+    failed_count: 0,
+    skipped_count: 0,
+    error_count: 0,
+  };
   for (const testCase of cases) {
     counts.total_time += testCase.execution_time;
     counts.total_count += 1;

@@ -4,12 +4,23 @@ import type { ServerContext } from '../context.js';
 import { ApiError, forbidden, notFound, unauthorized } from '../http/errors.js';
 import type { QueryParams, RequestBody, Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
-import { AccessLevel, groupChain, type ProjectAccess, projectFullPath, resolveProject, resolveProjectForRepositoryRead } from './access.js';
+import {
+  AccessLevel,
+  groupChain,
+  type ProjectAccess,
+  projectFullPath,
+  resolveProject,
+  resolveProjectForRepositoryRead,
+} from './access.js';
 import { type Caller, requireScope, requireUser } from './caller.js';
-import { isFeatureEnabled, userActor } from './features.js';
 import type { FeatureActor } from './featureGates.js';
+import { isFeatureEnabled, userActor } from './features.js';
 import { CI_CONFIG_PATH, type CiTestSuite, parseCiConfig } from './pipelineConfig.js';
-import { cancelPipeline as cancelStep, FINISHED_PIPELINE_STATUSES, retryPipeline as retryStep } from './pipelineProgress.js';
+import {
+  cancelPipeline as cancelStep,
+  FINISHED_PIPELINE_STATUSES,
+  retryPipeline as retryStep,
+} from './pipelineProgress.js';
 import { loadPipelineState, saveStep, scheduleAdvance } from './pipelineRunner.js';
 import { buildTestReport, type TestReport } from './pipelineTestReport.js';
 import { repositoryOf } from './repositories.js';
@@ -112,7 +123,11 @@ function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: 
   };
 }
 
-async function loadPipeline(context: ServerContext, access: ProjectAccess, pipelineId: number): Promise<PipelineRecord> {
+async function loadPipeline(
+  context: ServerContext,
+  access: ProjectAccess,
+  pipelineId: number,
+): Promise<PipelineRecord> {
   const record = await context.db
     .selectFrom('pipelines as p')
     .innerJoin('users as u', 'u.id', 'p.user_id')
@@ -125,7 +140,11 @@ async function loadPipeline(context: ServerContext, access: ProjectAccess, pipel
 }
 
 /** Pipeline reads: anyone who sees a public or internal project; reporters and above on a private one. */
-async function resolveForRead(context: ServerContext, caller: Caller, projectId: string): Promise<ProjectAccess> {
+async function resolveForRead(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+): Promise<ProjectAccess> {
   requireScope(caller, 'read_api');
   return resolveProjectForRepositoryRead(context.db, caller, projectId);
 }
@@ -136,7 +155,11 @@ function isPlainRefName(ref: string): boolean {
 }
 
 /** The branch or tag `ref` names (a branch wins over a tag of the same name), or null. */
-async function resolveBranchOrTag(context: ServerContext, access: ProjectAccess, ref: string): Promise<{ sha: string; tag: boolean } | null> {
+async function resolveBranchOrTag(
+  context: ServerContext,
+  access: ProjectAccess,
+  ref: string,
+): Promise<{ sha: string; tag: boolean } | null> {
   if (!isPlainRefName(ref)) return null;
   const repo = repositoryOf(context, access.project);
   const branch = await repo.resolveRef(`refs/heads/${ref}`);
@@ -145,7 +168,9 @@ async function resolveBranchOrTag(context: ServerContext, access: ProjectAccess,
   return tag ? { sha: tag, tag: true } : null;
 }
 
-function checkVariables(variables: CreatePipelineBody['variables']): NonNullable<CreatePipelineBody['variables']> {
+function checkVariables(
+  variables: CreatePipelineBody['variables'],
+): NonNullable<CreatePipelineBody['variables']> {
   const list = variables ?? [];
   const seen = new Set<string>();
   for (const variable of list) {
@@ -204,7 +229,12 @@ export async function createPipeline(
     for (const variable of variables) {
       await trx
         .insertInto('pipeline_variables')
-        .values({ pipeline_id: id, key: variable.key, value: variable.value, variable_type: variable.variable_type ?? 'env_var' })
+        .values({
+          pipeline_id: id,
+          key: variable.key,
+          value: variable.value,
+          variable_type: variable.variable_type ?? 'env_var',
+        })
         .execute();
     }
     for (const job of parsed.ok ? parsed.config.jobs : []) {
@@ -281,10 +311,14 @@ export async function listPipelines(
   if (query.name !== undefined) filtered = filtered.where('u.name', '=', query.name);
   if (query.username !== undefined) filtered = filtered.where('u.username', '=', query.username);
   // Timestamps are stored as ISO 8601 UTC with milliseconds, so normalised bounds compare as text.
-  if (query.updated_after) filtered = filtered.where('p.updated_at', '>', new Date(query.updated_after).toISOString());
-  if (query.updated_before) filtered = filtered.where('p.updated_at', '<', new Date(query.updated_before).toISOString());
+  if (query.updated_after)
+    filtered = filtered.where('p.updated_at', '>', new Date(query.updated_after).toISOString());
+  if (query.updated_before)
+    filtered = filtered.where('p.updated_at', '<', new Date(query.updated_before).toISOString());
 
-  const { count } = await filtered.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await filtered
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   const direction = query.sort ?? 'desc';
   const orderColumn = `p.${query.order_by ?? 'id'}` as const;
   const rows = await filtered
@@ -308,7 +342,13 @@ export async function listPipelines(
   };
 }
 
-export async function getPipeline(context: ServerContext, caller: Caller, projectId: string, pipelineId: number, origin: string): Promise<Pipeline> {
+export async function getPipeline(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  pipelineId: number,
+  origin: string,
+): Promise<Pipeline> {
   const access = await resolveForRead(context, caller, projectId);
   return presentPipeline(await loadPipeline(context, access, pipelineId), access, origin);
 }
@@ -327,7 +367,9 @@ export async function listPipelineVariables(
   if (!caller.user) throw unauthorized();
   if (access.accessLevel < AccessLevel.MAINTAINER && caller.user.id !== pipeline.user_id) throw forbidden();
   const variables = context.db.selectFrom('pipeline_variables').where('pipeline_id', '=', pipelineId);
-  const { count } = await variables.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  const { count } = await variables
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
   const rows = await variables
     .select(['key', 'value', 'variable_type'])
     .orderBy('id')
@@ -336,17 +378,28 @@ export async function listPipelineVariables(
     .execute();
   return {
     total: Number(count),
-    items: rows.map((row) => ({ key: row.key, value: row.value, variable_type: row.variable_type as PipelineVariable['variable_type'] })),
+    items: rows.map((row) => ({
+      key: row.key,
+      value: row.value,
+      variable_type: row.variable_type as PipelineVariable['variable_type'],
+    })),
   };
 }
 
 /** Behind the `pipeline_test_report` feature flag, checked for the project, its groups and the caller. */
-export async function getPipelineTestReport(context: ServerContext, caller: Caller, projectId: string, pipelineId: number): Promise<TestReport> {
+export async function getPipelineTestReport(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  pipelineId: number,
+): Promise<TestReport> {
   const access = await resolveForRead(context, caller, projectId);
   await loadPipeline(context, access, pipelineId);
   const actors: FeatureActor[] = [
     { type: 'Project', id: access.project.id },
-    ...(await groupChain(context.db, access.project.namespace_id)).map((group): FeatureActor => ({ type: 'Group', id: group.id })),
+    ...(await groupChain(context.db, access.project.namespace_id)).map(
+      (group): FeatureActor => ({ type: 'Group', id: group.id }),
+    ),
     ...(caller.user ? [userActor(caller.user)] : []),
   ];
   if (!(await isFeatureEnabled(context.db, TEST_REPORT_FEATURE, actors))) throw notFound();
@@ -363,14 +416,25 @@ export async function getPipelineTestReport(context: ServerContext, caller: Call
   return buildTestReport(jobs.map((job) => JSON.parse(job.test_report ?? '[]') as CiTestSuite[]));
 }
 
-async function resolveForWrite(context: ServerContext, caller: Caller, projectId: string, minLevel: number): Promise<ProjectAccess> {
+async function resolveForWrite(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  minLevel: number,
+): Promise<ProjectAccess> {
   requireUser(caller);
   requireScope(caller, 'api');
   return resolveProject(context.db, caller, projectId, minLevel);
 }
 
 /** Cancels a running or pending pipeline; any other pipeline is returned unchanged (as GitLab does). */
-export async function cancelPipeline(context: ServerContext, caller: Caller, projectId: string, pipelineId: number, origin: string): Promise<Pipeline> {
+export async function cancelPipeline(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  pipelineId: number,
+  origin: string,
+): Promise<Pipeline> {
   const access = await resolveForWrite(context, caller, projectId, AccessLevel.DEVELOPER);
   await loadPipeline(context, access, pipelineId);
   await context.db.transaction().execute(async (trx) => {
@@ -383,7 +447,13 @@ export async function cancelPipeline(context: ServerContext, caller: Caller, pro
 }
 
 /** Retries the failed and canceled jobs of a finished pipeline; otherwise it is returned unchanged. */
-export async function retryPipeline(context: ServerContext, caller: Caller, projectId: string, pipelineId: number, origin: string): Promise<Pipeline> {
+export async function retryPipeline(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  pipelineId: number,
+  origin: string,
+): Promise<Pipeline> {
   const access = await resolveForWrite(context, caller, projectId, AccessLevel.DEVELOPER);
   await loadPipeline(context, access, pipelineId);
   const retried = await context.db.transaction().execute(async (trx) => {
@@ -398,7 +468,12 @@ export async function retryPipeline(context: ServerContext, caller: Caller, proj
 }
 
 /** Deletes a pipeline in any status, with its jobs and variables (owners only, as in GitLab). */
-export async function deletePipeline(context: ServerContext, caller: Caller, projectId: string, pipelineId: number): Promise<void> {
+export async function deletePipeline(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  pipelineId: number,
+): Promise<void> {
   const access = await resolveForWrite(context, caller, projectId, AccessLevel.OWNER);
   await loadPipeline(context, access, pipelineId);
   // Jobs and variables go with it (foreign keys cascade); a queued runner step then finds nothing to do.

@@ -56,8 +56,9 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
  */
 export function isValidBranchPattern(name: string): boolean {
   if (name.length === 0 || name.length > 255 || name === '@') return false;
-  // Control characters, space and the characters git reserves for revision syntax.
-  if (/[\x00-\x20\x7f~^:?[\\]/.test(name)) return false;
+  // Control characters and space, then the characters git reserves for revision syntax.
+  if ([...name].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f)) return false;
+  if (/[~^:?[\\]/.test(name)) return false;
   if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;
   if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
   return name.split('/').every((part) => !part.startsWith('.') && !part.endsWith('.lock'));
@@ -88,11 +89,17 @@ export function parseProjectJson(text: string): Parsed<ArchivedProject> {
   if (typeof visibility !== 'string' || !(VISIBILITIES as readonly string[]).includes(visibility)) {
     return invalid('visibility', `one of ${VISIBILITIES.join(', ')}`);
   }
-  if (typeof default_branch !== 'string' || !isValidBranchPattern(default_branch) || default_branch.includes('*')) {
+  if (
+    typeof default_branch !== 'string' ||
+    !isValidBranchPattern(default_branch) ||
+    default_branch.includes('*')
+  ) {
     return invalid('default_branch', 'a branch name');
   }
-  if (repository_empty !== undefined && typeof repository_empty !== 'boolean') return invalid('repository_empty', 'a boolean');
-  if (protected_branches !== undefined && !Array.isArray(protected_branches)) return invalid('protected_branches', 'an array');
+  if (repository_empty !== undefined && typeof repository_empty !== 'boolean')
+    return invalid('repository_empty', 'a boolean');
+  if (protected_branches !== undefined && !Array.isArray(protected_branches))
+    return invalid('protected_branches', 'an array');
   return {
     ok: true,
     value: {
@@ -121,14 +128,17 @@ export function parseProtectedBranch(item: unknown): Parsed<ArchivedProtectedBra
   for (const action of PROTECTION_ACTIONS) {
     const key = `${action}_access_levels`;
     const entries = item[key] ?? (action === 'unprotect' ? [{ access_level: 40 }] : undefined);
-    if (!Array.isArray(entries) || entries.length === 0) return { ok: false, error: `${key} must be a non-empty array` };
+    if (!Array.isArray(entries) || entries.length === 0)
+      return { ok: false, error: `${key} must be a non-empty array` };
     for (const entry of entries) {
       const level = isObject(entry) ? entry.access_level : undefined;
       if (typeof level !== 'number' || !(PROTECTION_LEVELS as readonly number[]).includes(level)) {
         return { ok: false, error: `${key} has an invalid access level: ${JSON.stringify(level)}` };
       }
     }
-    levels[action] = (entries as { access_level: number }[]).map((entry) => ({ access_level: entry.access_level }));
+    levels[action] = (entries as { access_level: number }[]).map((entry) => ({
+      access_level: entry.access_level,
+    }));
   }
   return {
     ok: true,
@@ -152,7 +162,9 @@ export function parseProtectedBranch(item: unknown): Parsed<ArchivedProtectedBra
  */
 export async function writeProjectArchive(
   repository: GitRepository,
-  project: Omit<ArchivedProject, 'repository_empty' | 'protected_branches'> & { protected_branches: ArchivedProtectedBranch[] },
+  project: Omit<ArchivedProject, 'repository_empty' | 'protected_branches'> & {
+    protected_branches: ArchivedProtectedBranch[];
+  },
   outputFile: string,
 ): Promise<void> {
   const staging = `${outputFile}.staging`;
@@ -171,7 +183,9 @@ export async function writeProjectArchive(
     const archived: ArchivedProject = { ...project, repository_empty: repositoryEmpty };
     await writeFile(join(staging, VERSION_FILE), `${ARCHIVE_VERSION}\n`);
     await writeFile(join(staging, PROJECT_FILE), `${JSON.stringify(archived, null, 2)}\n`);
-    const entries = repositoryEmpty ? [VERSION_FILE, PROJECT_FILE] : [VERSION_FILE, PROJECT_FILE, BUNDLE_FILE];
+    const entries = repositoryEmpty
+      ? [VERSION_FILE, PROJECT_FILE]
+      : [VERSION_FILE, PROJECT_FILE, BUNDLE_FILE];
     await tar.create({ gzip: true, file: partial, cwd: staging, portable: true }, entries);
     await rename(partial, outputFile);
   } finally {
@@ -198,7 +212,10 @@ async function exists(path: string): Promise<boolean> {
  * Extracts the archive into `workDir` (which is emptied first) and checks it. Only the three known files at
  * the top level are extracted, never links or directories, so an archive cannot write outside `workDir`.
  */
-export async function readProjectArchive(archiveFile: string, workDir: string): Promise<Parsed<ProjectArchiveContents>> {
+export async function readProjectArchive(
+  archiveFile: string,
+  workDir: string,
+): Promise<Parsed<ProjectArchiveContents>> {
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   try {
@@ -206,7 +223,8 @@ export async function readProjectArchive(archiveFile: string, workDir: string): 
       file: archiveFile,
       cwd: workDir,
       strict: true,
-      filter: (path, entry) => ARCHIVE_ENTRIES.has(path.replace(/^\.\//, '')) && 'type' in entry && entry.type === 'File',
+      filter: (path, entry) =>
+        ARCHIVE_ENTRIES.has(path.replace(/^\.\//, '')) && 'type' in entry && entry.type === 'File',
     });
   } catch (error) {
     return { ok: false, error: `The archive is not a valid gzip tar file: ${(error as Error).message}` };
@@ -215,12 +233,15 @@ export async function readProjectArchive(archiveFile: string, workDir: string): 
     return { ok: false, error: `The archive is not a project export: ${VERSION_FILE} is missing` };
   }
   const version = (await readFile(join(workDir, VERSION_FILE), 'utf8')).trim();
-  if (version !== ARCHIVE_VERSION) return { ok: false, error: `Unsupported export version: ${version.slice(0, 40)}` };
-  if (!(await exists(join(workDir, PROJECT_FILE)))) return { ok: false, error: `${PROJECT_FILE} is missing from the archive` };
+  if (version !== ARCHIVE_VERSION)
+    return { ok: false, error: `Unsupported export version: ${version.slice(0, 40)}` };
+  if (!(await exists(join(workDir, PROJECT_FILE))))
+    return { ok: false, error: `${PROJECT_FILE} is missing from the archive` };
   const project = parseProjectJson(await readFile(join(workDir, PROJECT_FILE), 'utf8'));
   if (!project.ok) return project;
   const bundlePath = join(workDir, BUNDLE_FILE);
   if (await exists(bundlePath)) return { ok: true, value: { project: project.value, bundlePath } };
-  if (project.value.repository_empty) return { ok: true, value: { project: project.value, bundlePath: null } };
+  if (project.value.repository_empty)
+    return { ok: true, value: { project: project.value, bundlePath: null } };
   return { ok: false, error: `${BUNDLE_FILE} (the repository) is missing from the archive` };
 }

@@ -9,7 +9,7 @@
 // error is kept in the export row and logged.
 import { openAsBlob } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { ServerContext } from '../context.js';
 import { maskCredentials } from '../git/repository.js';
 import { ApiError, invalidParameter } from '../http/errors.js';
@@ -18,7 +18,12 @@ import { nowIso } from '../store/database.js';
 import { AccessLevel, findProject, groupChain, type ProjectRow, resolveProject } from './access.js';
 import { loadProtectionRules, type ProtectionRule } from './branchProtection.js';
 import { type Caller, requireScope, requireUser } from './caller.js';
-import { type ArchivedProtectedBranch, PROTECTION_ACTIONS, type Visibility, writeProjectArchive } from './projectArchive.js';
+import {
+  type ArchivedProtectedBranch,
+  type PROTECTION_ACTIONS,
+  type Visibility,
+  writeProjectArchive,
+} from './projectArchive.js';
 import { projectIdentity } from './projectIdentity.js';
 import { repositoryOf } from './repositories.js';
 
@@ -39,7 +44,8 @@ type ExportState = ProjectExportStatus['export_status'];
 export const UPLOAD_RETRY_DELAYS_MS = [1_000, 2_000];
 const UPLOAD_TIMEOUT_MS = 5 * 60_000;
 
-const exportsRoot = (context: ServerContext, projectId: number): string => join(context.dataDir, 'exports', String(projectId));
+const exportsRoot = (context: ServerContext, projectId: number): string =>
+  join(context.dataDir, 'exports', String(projectId));
 
 /** Archives live in one directory per request: `exports/<project>/<generation>/<name>`. */
 function generationOf(filePath: string): number {
@@ -70,7 +76,11 @@ export async function scheduleProjectExport(
   const uploadUrl = upload ? parseUploadUrl(upload.url) : null;
   const now = nowIso();
   const generation = await context.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('project_exports').selectAll().where('project_id', '=', project.id).executeTakeFirst();
+    const current = await trx
+      .selectFrom('project_exports')
+      .selectAll()
+      .where('project_id', '=', project.id)
+      .executeTakeFirst();
     const values = {
       // A downloadable archive stays downloadable while the new one is made.
       status: current?.file_path ? 'regeneration_in_progress' : 'queued',
@@ -99,11 +109,20 @@ export async function scheduleProjectExport(
 }
 
 /** GET /projects/:id/export. */
-export async function projectExportStatus(context: ServerContext, caller: Caller, projectId: string, origin: string): Promise<ProjectExportStatus> {
+export async function projectExportStatus(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  origin: string,
+): Promise<ProjectExportStatus> {
   requireUser(caller);
   requireScope(caller, 'read_api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
-  const row = await context.db.selectFrom('project_exports').select('status').where('project_id', '=', project.id).executeTakeFirst();
+  const row = await context.db
+    .selectFrom('project_exports')
+    .select('status')
+    .where('project_id', '=', project.id)
+    .executeTakeFirst();
   const identity = await projectIdentity(context.db, project);
   const exportStatus = (row?.status ?? 'none') as ExportState;
   if (exportStatus !== 'finished') return { ...identity, export_status: exportStatus };
@@ -123,11 +142,19 @@ export interface ExportDownload {
 }
 
 /** GET /projects/:id/export/download: the current archive (also while a regeneration is in progress). */
-export async function projectExportDownload(context: ServerContext, caller: Caller, projectId: string): Promise<ExportDownload> {
+export async function projectExportDownload(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+): Promise<ExportDownload> {
   requireUser(caller);
   requireScope(caller, 'read_api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
-  const row = await context.db.selectFrom('project_exports').select('file_path').where('project_id', '=', project.id).executeTakeFirst();
+  const row = await context.db
+    .selectFrom('project_exports')
+    .select('file_path')
+    .where('project_id', '=', project.id)
+    .executeTakeFirst();
   const noArchive = new ApiError(404, { message: '404 Not found or has expired' });
   if (!row?.file_path) throw noArchive;
   const file = join(context.dataDir, row.file_path);
@@ -146,8 +173,12 @@ export async function projectExportDownload(context: ServerContext, caller: Call
 /** Only role levels travel; an action granted to users or groups alone is archived as "no one" (0). */
 export function archivedRule(rule: ProtectionRule): ArchivedProtectedBranch {
   const levelsFor = (action: (typeof PROTECTION_ACTIONS)[number]) => {
-    const levels = rule.levels.filter((l) => l.action === action && l.accessLevel !== null).map((l) => ({ access_level: l.accessLevel ?? 0 }));
-    return levels.length > 0 ? levels : [{ access_level: action === 'unprotect' ? AccessLevel.MAINTAINER : AccessLevel.NO_ACCESS }];
+    const levels = rule.levels
+      .filter((l) => l.action === action && l.accessLevel !== null)
+      .map((l) => ({ access_level: l.accessLevel ?? 0 }));
+    return levels.length > 0
+      ? levels
+      : [{ access_level: action === 'unprotect' ? AccessLevel.MAINTAINER : AccessLevel.NO_ACCESS }];
   };
   return {
     name: rule.name,
@@ -160,7 +191,10 @@ export function archivedRule(rule: ProtectionRule): ArchivedProtectedBranch {
 
 /** `2026-01-15_10-00-00-000_acme_website_export.tar.gz`, GitLab's naming. */
 async function archiveName(context: ServerContext, project: ProjectRow): Promise<string> {
-  const stamp = nowIso().replace(/\.(\d{3})Z$/, '-$1').replace('T', '_').replace(/:/g, '-');
+  const stamp = nowIso()
+    .replace(/\.(\d{3})Z$/, '-$1')
+    .replace('T', '_')
+    .replace(/:/g, '-');
   const namespacePath = (await groupChain(context.db, project.namespace_id))[0]?.full_path ?? '';
   return `${stamp}_${`${namespacePath}/${project.path}`.replace(/\//g, '_')}_export.tar.gz`;
 }
@@ -182,11 +216,19 @@ async function upload(file: string, url: string, method: string): Promise<void> 
  */
 export async function runProjectExport(context: ServerContext, payload: ExportJobPayload): Promise<void> {
   const { db } = context;
-  const row = await db.selectFrom('project_exports').selectAll().where('project_id', '=', payload.projectId).executeTakeFirst();
-  if (!row || row.generation !== payload.generation || row.status === 'finished' || row.status === 'none') return;
+  const row = await db
+    .selectFrom('project_exports')
+    .selectAll()
+    .where('project_id', '=', payload.projectId)
+    .executeTakeFirst();
+  if (!row || row.generation !== payload.generation || row.status === 'finished' || row.status === 'none')
+    return;
   const project = await findProject(db, String(payload.projectId));
   if (!project) return;
-  const thisRequest = db.updateTable('project_exports').where('id', '=', row.id).where('generation', '=', payload.generation);
+  const thisRequest = db
+    .updateTable('project_exports')
+    .where('id', '=', row.id)
+    .where('generation', '=', payload.generation);
   let status = row.status;
   let filePath = row.file_path;
   try {
@@ -214,8 +256,10 @@ export async function runProjectExport(context: ServerContext, payload: ExportJo
       );
       // The new archive replaces the old one in one step; a newer request meanwhile makes this one moot.
       status = row.upload_url ? 'started' : 'finished';
-      filePath = target.slice(context.dataDir.length + 1);
-      const swapped = await thisRequest.set({ status, file_path: filePath, updated_at: nowIso() }).executeTakeFirst();
+      filePath = relative(context.dataDir, target);
+      const swapped = await thisRequest
+        .set({ status, file_path: filePath, updated_at: nowIso() })
+        .executeTakeFirst();
       if (swapped.numUpdatedRows === 0n) {
         await rm(dir, { recursive: true, force: true });
         return;
@@ -223,23 +267,48 @@ export async function runProjectExport(context: ServerContext, payload: ExportJo
       await removeOlderArchives(context, project.id, payload.generation);
     }
     if (row.upload_url && status !== 'finished') {
-      await uploadOrRetry(context, payload, row.upload_url, row.upload_http_method ?? 'PUT', join(context.dataDir, filePath));
+      await uploadOrRetry(
+        context,
+        payload,
+        row.upload_url,
+        row.upload_http_method ?? 'PUT',
+        join(context.dataDir, filePath),
+      );
     }
   } catch (error) {
-    // No failed state exists: the previous archive (if any) stays the export, and the error is kept.
+    // No failed state exists: the newest complete archive (if any) stays the export, and the error is kept.
     const message = `export failed: ${(error as Error).message}`;
     console.error(`project ${project.id}: ${message}`);
-    await thisRequest.set({ status: row.file_path ? 'finished' : 'none', file_path: row.file_path, error: message, updated_at: nowIso() }).execute();
+    await thisRequest
+      .set({
+        status: filePath ? 'finished' : 'none',
+        file_path: filePath,
+        error: message,
+        updated_at: nowIso(),
+      })
+      .execute();
   }
 }
 
-async function uploadOrRetry(context: ServerContext, payload: ExportJobPayload, url: string, method: string, file: string): Promise<void> {
-  const thisRequest = context.db.updateTable('project_exports').where('project_id', '=', payload.projectId).where('generation', '=', payload.generation);
+async function uploadOrRetry(
+  context: ServerContext,
+  payload: ExportJobPayload,
+  url: string,
+  method: string,
+  file: string,
+): Promise<void> {
+  const thisRequest = context.db
+    .updateTable('project_exports')
+    .where('project_id', '=', payload.projectId)
+    .where('generation', '=', payload.generation);
   try {
     await upload(file, url, method);
     await thisRequest.set({ status: 'finished', error: null, updated_at: nowIso() }).execute();
   } catch (error) {
-    const message = maskCredentials(`upload to ${url} failed (attempt ${payload.attempt}): ${(error as Error).message}`, url);
+    const message = maskCredentials(
+      `upload to ${url} failed (attempt ${payload.attempt}): ${(error as Error).message}`,
+      url,
+    );
     const delayMs = UPLOAD_RETRY_DELAYS_MS[payload.attempt - 1];
     if (delayMs !== undefined) {
       await thisRequest.set({ error: message, updated_at: nowIso() }).execute();
@@ -253,10 +322,15 @@ async function uploadOrRetry(context: ServerContext, payload: ExportJobPayload, 
 }
 
 /** Removes the archives of earlier requests (a crash between the swap and this cleanup leaves them behind). */
-async function removeOlderArchives(context: ServerContext, projectId: number, generation: number): Promise<void> {
+async function removeOlderArchives(
+  context: ServerContext,
+  projectId: number,
+  generation: number,
+): Promise<void> {
   const root = exportsRoot(context, projectId);
   for (const entry of await readdir(root)) {
     const entryGeneration = Number(entry);
-    if (Number.isInteger(entryGeneration) && entryGeneration < generation) await rm(join(root, entry), { recursive: true, force: true });
+    if (Number.isInteger(entryGeneration) && entryGeneration < generation)
+      await rm(join(root, entry), { recursive: true, force: true });
   }
 }

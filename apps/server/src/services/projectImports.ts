@@ -14,7 +14,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerContext } from '../context.js';
 import { GitRepository, initBareRepository } from '../git/repository.js';
-import { ApiError, forbidden, invalidParameter, missingParameter, notFound } from '../http/errors.js';
+import { ApiError, forbidden, invalidParameter, missingParameter } from '../http/errors.js';
 import type { Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
 import {
@@ -73,7 +73,8 @@ export interface ImportOverrides {
 /* Request rules (pure)                                                                              */
 /* ------------------------------------------------------------------------------------------------ */
 
-const PATH_RULE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+const PATH_RULE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 
 /** GitLab's project path rule. */
 export function isValidProjectPath(path: string): boolean {
@@ -83,17 +84,20 @@ export function isValidProjectPath(path: string): boolean {
 /** Checks the fields of `override_params` that apply to this server's projects; throws a 400 otherwise. */
 export function parseOverrideParams(value: unknown): ImportOverrides {
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParameter('override_params');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidParameter('override_params');
   const params = value as Record<string, unknown>;
   const overrides: ImportOverrides = {};
   for (const field of ['name', 'description', 'default_branch'] as const) {
     const given = params[field];
     if (given === undefined) continue;
-    if (typeof given !== 'string' || (field !== 'description' && given.trim() === '')) throw invalidParameter(`override_params[${field}]`);
+    if (typeof given !== 'string' || (field !== 'description' && given.trim() === ''))
+      throw invalidParameter(`override_params[${field}]`);
     overrides[field] = given;
   }
   if (params.visibility !== undefined) {
-    if (!(VISIBILITIES as readonly unknown[]).includes(params.visibility)) throw invalidParameter('override_params[visibility]');
+    if (!(VISIBILITIES as readonly unknown[]).includes(params.visibility))
+      throw invalidParameter('override_params[visibility]');
     overrides.visibility = params.visibility as Visibility;
   }
   return overrides;
@@ -103,7 +107,9 @@ const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 1, p
 
 /** A project is never more visible than its group. */
 export function cappedVisibility(wanted: Visibility, groupVisibility: string): Visibility {
-  const cap = (VISIBILITIES as readonly string[]).includes(groupVisibility) ? (groupVisibility as Visibility) : 'private';
+  const cap = (VISIBILITIES as readonly string[]).includes(groupVisibility)
+    ? (groupVisibility as Visibility)
+    : 'private';
   return VISIBILITY_RANK[wanted] <= VISIBILITY_RANK[cap] ? wanted : cap;
 }
 
@@ -117,20 +123,29 @@ const namespaceNotFound = (): ApiError => new ApiError(404, { message: '404 Name
  * The group to import into. Callers have no personal namespaces here, so the namespace is required, and the
  * caller must be allowed to create projects in it: maintainer or owner (GitLab's default creation level).
  */
-async function importNamespace(context: ServerContext, caller: Caller, namespace: number | string | undefined): Promise<GroupRow> {
+async function importNamespace(
+  context: ServerContext,
+  caller: Caller,
+  namespace: number | string | undefined,
+): Promise<GroupRow> {
   if (namespace === undefined || String(namespace) === '') throw missingParameter('namespace');
   const group = await findGroup(context.db, String(namespace));
   if (!group) throw namespaceNotFound();
   const level = await groupAccessLevel(context.db, caller, group);
   if (!canSee(caller, group.visibility, level)) throw namespaceNotFound();
-  if (level < AccessLevel.MAINTAINER) throw forbidden('403 Forbidden - You are not allowed to create projects in this namespace');
+  if (level < AccessLevel.MAINTAINER)
+    throw forbidden('403 Forbidden - You are not allowed to create projects in this namespace');
   return group;
 }
 
 async function importStatusOf(context: ServerContext, project: ProjectRow): Promise<ProjectImportStatus> {
   const { db } = context;
   const identity = await projectIdentity(db, project);
-  const row = await db.selectFrom('project_imports').selectAll().where('project_id', '=', project.id).executeTakeFirst();
+  const row = await db
+    .selectFrom('project_imports')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .executeTakeFirst();
   const failures = await db
     .selectFrom('project_import_failures')
     .select(['id', 'created_at', 'exception_class', 'exception_message', 'source', 'relation_name'])
@@ -148,7 +163,11 @@ async function importStatusOf(context: ServerContext, project: ProjectRow): Prom
 }
 
 /** POST /projects/import. */
-export async function importProject(context: ServerContext, caller: Caller, request: ImportRequest): Promise<ProjectImportStatus> {
+export async function importProject(
+  context: ServerContext,
+  caller: Caller,
+  request: ImportRequest,
+): Promise<ProjectImportStatus> {
   const user = requireUser(caller);
   requireScope(caller, 'api');
   const { db } = context;
@@ -158,8 +177,15 @@ export async function importProject(context: ServerContext, caller: Caller, requ
   const name = request.name ?? overrides.name ?? request.path;
   if (name.trim() === '') throw invalidParameter('name');
   const group = await importNamespace(context, caller, request.namespace);
-  if (overrides.visibility && cappedVisibility(overrides.visibility, group.visibility) !== overrides.visibility) {
-    throw new ApiError(400, { message: { visibility_level: [`${overrides.visibility} is not allowed in a ${group.visibility} group`] } });
+  if (
+    overrides.visibility &&
+    cappedVisibility(overrides.visibility, group.visibility) !== overrides.visibility
+  ) {
+    throw new ApiError(400, {
+      message: {
+        visibility_level: [`${overrides.visibility} is not allowed in a ${group.visibility} group`],
+      },
+    });
   }
 
   const existing = await db
@@ -172,7 +198,11 @@ export async function importProject(context: ServerContext, caller: Caller, requ
   if (existing) {
     if (!request.overwrite) throw pathTaken();
     if ((await projectAccessLevel(db, caller, existing)) < AccessLevel.MAINTAINER) throw forbidden();
-    const running = await db.selectFrom('project_imports').select('status').where('project_id', '=', existing.id).executeTakeFirst();
+    const running = await db
+      .selectFrom('project_imports')
+      .select('status')
+      .where('project_id', '=', existing.id)
+      .executeTakeFirst();
     if (running && (running.status === 'scheduled' || running.status === 'started')) {
       throw new ApiError(400, { message: 'An import of this project is already in progress' });
     }
@@ -219,9 +249,16 @@ export async function importProject(context: ServerContext, caller: Caller, requ
         override_params: JSON.stringify({ ...overrides, name }),
         updated_at: now,
       };
-      const updated = await trx.updateTable('project_imports').set(values).where('project_id', '=', id).executeTakeFirst();
+      const updated = await trx
+        .updateTable('project_imports')
+        .set(values)
+        .where('project_id', '=', id)
+        .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) {
-        await trx.insertInto('project_imports').values({ ...values, project_id: id, created_at: now }).execute();
+        await trx
+          .insertInto('project_imports')
+          .values({ ...values, project_id: id, created_at: now })
+          .execute();
       }
       await trx.deleteFrom('project_import_failures').where('project_id', '=', id).execute();
       return id;
@@ -233,16 +270,28 @@ export async function importProject(context: ServerContext, caller: Caller, requ
     throw error;
   }
 
-  const project = await db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirstOrThrow();
+  const project = await db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', projectId)
+    .executeTakeFirstOrThrow();
   // An empty repository until the import fills it, so repository reads answer as for any empty project.
-  if (!existing) await initBareRepository(context.storages.pathFor(project.repository_storage, project.id), project.default_branch);
+  if (!existing)
+    await initBareRepository(
+      context.storages.pathFor(project.repository_storage, project.id),
+      project.default_branch,
+    );
   const payload: ImportJobPayload = { projectId, correlationId };
   await context.jobs.enqueue(IMPORT_JOB, payload);
   return importStatusOf(context, project);
 }
 
 /** GET /projects/:id/import. */
-export async function projectImportStatus(context: ServerContext, caller: Caller, projectId: string): Promise<ProjectImportStatus> {
+export async function projectImportStatus(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+): Promise<ProjectImportStatus> {
   requireUser(caller);
   requireScope(caller, 'read_api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
@@ -287,9 +336,22 @@ async function chooseDefaultBranch(repository: GitRepository, wanted: string): P
  */
 export async function runProjectImport(context: ServerContext, payload: ImportJobPayload): Promise<void> {
   const { db } = context;
-  const row = await db.selectFrom('project_imports').selectAll().where('project_id', '=', payload.projectId).executeTakeFirst();
-  if (!row || row.correlation_id !== payload.correlationId || row.status === 'finished' || row.status === 'failed') return;
-  const thisImport = db.updateTable('project_imports').where('id', '=', row.id).where('correlation_id', '=', payload.correlationId);
+  const row = await db
+    .selectFrom('project_imports')
+    .selectAll()
+    .where('project_id', '=', payload.projectId)
+    .executeTakeFirst();
+  if (
+    !row ||
+    row.correlation_id !== payload.correlationId ||
+    row.status === 'finished' ||
+    row.status === 'failed'
+  )
+    return;
+  const thisImport = db
+    .updateTable('project_imports')
+    .where('id', '=', row.id)
+    .where('correlation_id', '=', payload.correlationId);
   const project = await findProject(db, String(payload.projectId));
   const workDir = join(context.dataDir, 'imports', `${payload.correlationId}.work`);
   const archive = row.archive_path ? join(context.dataDir, row.archive_path) : null;
@@ -301,7 +363,9 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
     if (project) await rm(incoming, { recursive: true, force: true });
   };
   const fail = async (message: string): Promise<void> => {
-    await thisImport.set({ status: 'failed', import_error: message, archive_path: null, updated_at: nowIso() }).execute();
+    await thisImport
+      .set({ status: 'failed', import_error: message, archive_path: null, updated_at: nowIso() })
+      .execute();
     await cleanUp();
   };
   if (!project || !archive) return fail('The import file is no longer available');
@@ -312,7 +376,11 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
     if (!contents.ok) return await fail(contents.error);
     const archived = contents.value.project;
     const overrides = JSON.parse(row.override_params) as ImportOverrides;
-    const group = await db.selectFrom('groups').selectAll().where('id', '=', project.namespace_id).executeTakeFirstOrThrow();
+    const group = await db
+      .selectFrom('groups')
+      .selectAll()
+      .where('id', '=', project.namespace_id)
+      .executeTakeFirstOrThrow();
 
     await rm(incoming, { recursive: true, force: true });
     const wantedBranch = overrides.default_branch ?? archived.default_branch;
@@ -321,7 +389,9 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
       try {
         repository = await GitRepository.cloneFromBundle(contents.value.bundlePath, incoming);
       } catch (error) {
-        return await fail(`The repository bundle could not be restored: ${(error as Error).message.slice(0, 500)}`);
+        return await fail(
+          `The repository bundle could not be restored: ${(error as Error).message.slice(0, 500)}`,
+        );
       }
     } else {
       repository = await initBareRepository(incoming, wantedBranch);
@@ -334,7 +404,12 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
     for (const item of archived.protected_branches) {
       const parsed = parseProtectedBranch(item);
       if (!parsed.ok) {
-        failures.push({ exception_class: 'ValidationError', exception_message: parsed.error, source: 'restore_protected_branches', relation_name: 'protected_branches' });
+        failures.push({
+          exception_class: 'ValidationError',
+          exception_message: parsed.error,
+          source: 'restore_protected_branches',
+          relation_name: 'protected_branches',
+        });
       } else if (rules.some((rule) => rule.name === parsed.value.name)) {
         failures.push({
           exception_class: 'ValidationError',
@@ -365,7 +440,12 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
       for (const rule of rules) {
         const { id } = await trx
           .insertInto('protected_branches')
-          .values({ project_id: project.id, name: rule.name, code_owner_approval_required: rule.code_owner_approval_required ? 1 : 0, created_at: now })
+          .values({
+            project_id: project.id,
+            name: rule.name,
+            code_owner_approval_required: rule.code_owner_approval_required ? 1 : 0,
+            created_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         const levels = PROTECTION_ACTIONS.flatMap((action) =>
@@ -380,7 +460,9 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
         await trx.insertInto('protected_branch_access_levels').values(levels).execute();
       }
       await trx.deleteFrom('project_import_failures').where('project_id', '=', project.id).execute();
-      const kept = failures.slice(0, MAX_FAILED_RELATIONS).map((failure) => ({ ...failure, project_id: project.id, created_at: now }));
+      const kept = failures
+        .slice(0, MAX_FAILED_RELATIONS)
+        .map((failure) => ({ ...failure, project_id: project.id, created_at: now }));
       if (kept.length > 0) await trx.insertInto('project_import_failures').values(kept).execute();
       await trx
         .updateTable('project_imports')

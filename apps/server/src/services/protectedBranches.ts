@@ -2,7 +2,14 @@
 // code-owner option. Which rules match a branch and what they allow lives in branchProtection.ts; the
 // commits and branch deletions of the other areas consult it, so a rule made here is enforced there.
 import type { ServerContext } from '../context.js';
-import { ApiError, conflict, forbidden, invalidParameter, missingParameter, notFound } from '../http/errors.js';
+import {
+  ApiError,
+  conflict,
+  forbidden,
+  invalidParameter,
+  missingParameter,
+  notFound,
+} from '../http/errors.js';
 import type { RequestBody, Schemas } from '../http/types.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/database.js';
@@ -48,22 +55,40 @@ async function requireRule(db: Db, projectId: number, name: string): Promise<Pro
 }
 
 /** Renders stored entries; users and groups are described by their names, as GitLab does. */
-async function presentLevels(db: Db, rule: ProtectionRule, action: ProtectionAction): Promise<ProtectedBranchAccessLevel[]> {
+async function presentLevels(
+  db: Db,
+  rule: ProtectionRule,
+  action: ProtectionAction,
+): Promise<ProtectedBranchAccessLevel[]> {
   const entries = rule.levels.filter((level) => level.action === action);
   const levels: ProtectedBranchAccessLevel[] = [];
   for (const entry of entries) {
     let description = '';
     if (entry.userId !== null) {
-      const user = await db.selectFrom('users').select('name').where('id', '=', entry.userId).executeTakeFirst();
+      const user = await db
+        .selectFrom('users')
+        .select('name')
+        .where('id', '=', entry.userId)
+        .executeTakeFirst();
       description = user?.name ?? `User ${entry.userId}`;
     } else if (entry.groupId !== null) {
-      const group = await db.selectFrom('groups').select('name').where('id', '=', entry.groupId).executeTakeFirst();
+      const group = await db
+        .selectFrom('groups')
+        .select('name')
+        .where('id', '=', entry.groupId)
+        .executeTakeFirst();
       description = group?.name ?? `Group ${entry.groupId}`;
     } else if (entry.accessLevel !== null && isProtectionAccessLevel(entry.accessLevel)) {
       description = describeAccessLevel(entry.accessLevel);
     }
-    const accessLevel = entry.accessLevel !== null && isProtectionAccessLevel(entry.accessLevel) ? entry.accessLevel : null;
-    levels.push({ access_level: accessLevel, access_level_description: description, user_id: entry.userId, group_id: entry.groupId });
+    const accessLevel =
+      entry.accessLevel !== null && isProtectionAccessLevel(entry.accessLevel) ? entry.accessLevel : null;
+    levels.push({
+      access_level: accessLevel,
+      access_level_description: description,
+      user_id: entry.userId,
+      group_id: entry.groupId,
+    });
   }
   return levels;
 }
@@ -95,7 +120,12 @@ export async function listProtectedBranches(
   return Promise.all(rules.map((rule) => presentRule(context.db, rule)));
 }
 
-export async function getProtectedBranch(context: ServerContext, caller: Caller, projectId: string, name: string): Promise<ProtectedBranch> {
+export async function getProtectedBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+): Promise<ProtectedBranch> {
   const { project } = await resolveForProtection(context, caller, projectId, 'read_api');
   return presentRule(context.db, await requireRule(context.db, project.id, name));
 }
@@ -103,7 +133,12 @@ export async function getProtectedBranch(context: ServerContext, caller: Caller,
 /** An access level given as a number or, from forms and query strings, a numeric string. */
 function parseAccessLevel(value: unknown, field: string): ProtectionAccessLevel | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  const number =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value)
+        ? Number(value)
+        : Number.NaN;
   if (!isProtectionAccessLevel(number)) throw invalidParameter(field);
   return number;
 }
@@ -122,10 +157,15 @@ function parseGrants(value: unknown, field: string): Grant[] {
     const item = (typeof element === 'object' && element !== null ? element : {}) as Record<string, unknown>;
     const named = ['user_id', 'group_id', 'access_level'].filter((key) => item[key] !== undefined);
     if (named.length !== 1) {
-      throw new ApiError(400, { error: `${field}[${index}] must have exactly one of user_id, group_id, access_level` });
+      throw new ApiError(400, {
+        error: `${field}[${index}] must have exactly one of user_id, group_id, access_level`,
+      });
     }
     if (item.access_level !== undefined) {
-      return { accessLevel: parseAccessLevel(item.access_level, `${field}[${index}][access_level]`) ?? AccessLevel.NO_ACCESS };
+      return {
+        accessLevel:
+          parseAccessLevel(item.access_level, `${field}[${index}][access_level]`) ?? AccessLevel.NO_ACCESS,
+      };
     }
     const key = named[0] === 'user_id' ? 'user_id' : 'group_id';
     const id = parseId(item[key]);
@@ -138,7 +178,9 @@ function parseGrants(value: unknown, field: string): Grant[] {
 async function grantProblem(db: Db, access: ProjectAccess, grant: Grant): Promise<string | undefined> {
   if ('userId' in grant) {
     const row = await db.selectFrom('users').selectAll().where('id', '=', grant.userId).executeTakeFirst();
-    const level = row ? await projectAccessLevel(db, { user: toCallerUser(row), scopes: [] }, access.project) : 0;
+    const level = row
+      ? await projectAccessLevel(db, { user: toCallerUser(row), scopes: [] }, access.project)
+      : 0;
     return level > AccessLevel.NO_ACCESS ? undefined : `user ${grant.userId} is not a member of this project`;
   }
   if ('groupId' in grant) {
@@ -148,7 +190,9 @@ async function grantProblem(db: Db, access: ProjectAccess, grant: Grant): Promis
       .where('project_id', '=', access.project.id)
       .where('group_id', '=', grant.groupId)
       .executeTakeFirst();
-    return link ? undefined : `group ${grant.groupId} is not allowed to access this project (it is not shared with the group)`;
+    return link
+      ? undefined
+      : `group ${grant.groupId} is not allowed to access this project (it is not shared with the group)`;
   }
   return undefined;
 }
@@ -170,7 +214,8 @@ export async function protectBranch(
 
   const grants = new Map<ProtectionAction, Grant[]>();
   for (const action of ACTIONS) {
-    const role = parseAccessLevel(request[`${action}_access_level`], `${action}_access_level`) ?? AccessLevel.MAINTAINER;
+    const role =
+      parseAccessLevel(request[`${action}_access_level`], `${action}_access_level`) ?? AccessLevel.MAINTAINER;
     const list: Grant[] = [{ accessLevel: role }];
     for (const grant of parseGrants(request[`allowed_to_${action}`], `allowed_to_${action}`)) {
       if (!list.some((existing) => sameGrant(existing, grant))) list.push(grant);
@@ -183,7 +228,9 @@ export async function protectBranch(
   for (const [action, list] of grants) {
     for (const grant of list) {
       const problem = await grantProblem(context.db, access, grant);
-      if (problem) (problems[`${action}_access_levels`] ??= []).push(problem);
+      if (!problem) continue;
+      const field = `${action}_access_levels`;
+      problems[field] = [...(problems[field] ?? []), problem];
     }
   }
   if (Object.keys(problems).length > 0) throw new ApiError(422, { message: problems });
@@ -230,7 +277,12 @@ function toBoolean(value: unknown): boolean | undefined {
 }
 
 /** Removes a rule. Besides maintainer access, the rule's own unprotect entries must allow the caller. */
-export async function unprotectBranch(context: ServerContext, caller: Caller, projectId: string, name: string): Promise<void> {
+export async function unprotectBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+): Promise<void> {
   const access = await resolveForProtection(context, caller, projectId, 'api');
   const rule = await requireRule(context.db, access.project.id, name);
   if (!(await isAllowed(context.db, caller, access.accessLevel, [rule], 'unprotect'))) {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkMirrorUrl, divergedRefsMessage, isInside, localPathOf, maskMirrorUrl, readPushRejections } from './remoteMirrorUrl.js';
+import {
+  checkMirrorUrl,
+  divergedRefsMessage,
+  isInside,
+  localPathOf,
+  maskMirrorUrl,
+  readPushRejections,
+} from './remoteMirrorUrl.js';
 
 describe('checkMirrorUrl', () => {
   it.each([
@@ -34,7 +41,9 @@ describe('checkMirrorUrl', () => {
 
 describe('maskMirrorUrl', () => {
   it('replaces user and password and keeps the rest as written', () => {
-    expect(maskMirrorUrl('https://mirror-bot:s3cr3t@Example.com/Group/Repo.git')).toBe('https://*****:*****@Example.com/Group/Repo.git');
+    expect(maskMirrorUrl('https://mirror-bot:s3cr3t@Example.com/Group/Repo.git')).toBe(
+      'https://*****:*****@Example.com/Group/Repo.git',
+    );
   });
 
   it('masks a lone user name', () => {
@@ -78,12 +87,19 @@ describe('readPushRejections', () => {
       "error: failed to push some refs to '/tmp/mirror.git'",
       'hint: Updates were rejected because the remote contains work that you do',
     ].join('\n');
-    expect(readPushRejections(stderr)).toEqual({ diverged: ['refs/heads/main', 'refs/heads/release/1.0'], otherFailure: false });
+    expect(readPushRejections(stderr)).toEqual({
+      diverged: ['refs/heads/main', 'refs/heads/release/1.0'],
+      otherFailure: false,
+    });
   });
 
   it('reports any other failure', () => {
-    expect(readPushRejections("fatal: '/nonexistent/repo.git' does not appear to be a git repository").otherFailure).toBe(true);
-    const hookDenied = ' ! [remote rejected] main -> main (pre-receive hook declined)\n ! [rejected] dev -> dev (non-fast-forward)';
+    expect(
+      readPushRejections("fatal: '/nonexistent/repo.git' does not appear to be a git repository")
+        .otherFailure,
+    ).toBe(true);
+    const hookDenied =
+      ' ! [remote rejected] main -> main (pre-receive hook declined)\n ! [rejected] dev -> dev (non-fast-forward)';
     expect(readPushRejections(hookDenied)).toEqual({ diverged: ['refs/heads/dev'], otherFailure: true });
   });
 

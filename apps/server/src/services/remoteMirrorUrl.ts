@@ -15,7 +15,8 @@ const MASK = '*****';
  * relative paths: the seed speaks of URLs.
  */
 export function checkMirrorUrl(url: string): MirrorUrlCheck {
-  if (url.startsWith('-') || /[\s\0-\x1f\x7f]/.test(url)) return { ok: false, message: 'is invalid' };
+  if (url.startsWith('-') || /\s/.test(url) || hasControlCharacters(url))
+    return { ok: false, message: 'is invalid' };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -34,12 +35,21 @@ export function checkMirrorUrl(url: string): MirrorUrlCheck {
   }
   // WHATWG parsing forgives `https:host/x` and `https:///host/x`; git does not, so the text itself must
   // have `scheme://` followed by the authority.
-  if (parsed.hostname === '' || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i.test(url)) return { ok: false, message: 'is invalid: it has no host' };
+  if (parsed.hostname === '' || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i.test(url))
+    return { ok: false, message: 'is invalid: it has no host' };
   // The raw text must hold the credentials exactly where the parser found them, or masking could miss them.
   if ((parsed.username !== '' || parsed.password !== '') && userInfoOf(url) === undefined) {
     return { ok: false, message: 'is invalid' };
   }
   return { ok: true, url: parsed };
+}
+
+function hasControlCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** The local path a file URL names (decoded), or undefined for other schemes. */
@@ -83,7 +93,8 @@ export function maskMirrorUrl(url: string): string {
 }
 
 /** Rejections that mean the remote branch has commits the project does not have (it diverged). */
-const DIVERGED = /^\s*!\s+\[rejected\]\s+(\S+)\s+->\s+(\S+)\s+\((?:non-fast-forward|fetch first|stale info)\)\s*$/;
+const DIVERGED =
+  /^\s*!\s+\[rejected\]\s+(\S+)\s+->\s+(\S+)\s+\((?:non-fast-forward|fetch first|stale info)\)\s*$/;
 /** Any other line git uses to report a failed ref or a failed push. */
 const OTHER_FAILURE = /^(?:\s*!\s|fatal:|error: (?!failed to push some refs))/;
 

@@ -94,10 +94,19 @@ export async function scheduleProjectMirrorUpdates(context: ServerContext, proje
   for (const mirror of mirrors) await scheduleMirrorUpdate(context, mirror.id);
 }
 
-export async function listRemoteMirrors(context: ServerContext, caller: Caller, projectId: string): Promise<RemoteMirror[]> {
+export async function listRemoteMirrors(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+): Promise<RemoteMirror[]> {
   requireScope(caller, 'read_api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
-  const rows = await context.db.selectFrom('remote_mirrors').selectAll().where('project_id', '=', project.id).orderBy('id').execute();
+  const rows = await context.db
+    .selectFrom('remote_mirrors')
+    .selectAll()
+    .where('project_id', '=', project.id)
+    .orderBy('id')
+    .execute();
   return rows.map(presentRemoteMirror);
 }
 
@@ -142,13 +151,17 @@ export async function updateRemoteMirror(
 ): Promise<RemoteMirror> {
   requireScope(caller, 'api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
-  const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
+  const flag = (value: boolean | undefined): number | undefined =>
+    value === undefined ? undefined : value ? 1 : 0;
   const changes = {
     enabled: flag(body.enabled),
     only_protected_branches: flag(body.only_protected_branches),
     keep_divergent_refs: flag(body.keep_divergent_refs),
   };
-  const query = context.db.updateTable('remote_mirrors').where('id', '=', mirrorId).where('project_id', '=', project.id);
+  const query = context.db
+    .updateTable('remote_mirrors')
+    .where('id', '=', mirrorId)
+    .where('project_id', '=', project.id);
   const hasChanges = Object.values(changes).some((value) => value !== undefined);
   const row = hasChanges
     ? await query.set(changes).returningAll().executeTakeFirst()

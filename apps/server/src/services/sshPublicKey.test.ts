@@ -81,7 +81,10 @@ describe('parseSshPublicKey accepts real keys', () => {
   }
 
   it('accepts keys built from node crypto, surrounding whitespace and no comment', () => {
-    const ed = keyLine('ssh-ed25519', sshString('ssh-ed25519'), sshString(ed25519FromNode())).replace(' test@example.com', '');
+    const ed = keyLine('ssh-ed25519', sshString('ssh-ed25519'), sshString(ed25519FromNode())).replace(
+      ' test@example.com',
+      '',
+    );
     const result = parseSshPublicKey(`  ${ed.replace(' ', '   ')}\n`);
     expect(result.ok && result.key.normalized).toBe(ed);
     const { n, e } = rsaKeyFromNode(3072);
@@ -113,7 +116,10 @@ describe('parseSshPublicKey refuses', () => {
   it('empty, multi-line and non-key text', () => {
     refuses('', /empty/);
     refuses('   ', /empty/);
-    refuses(`ssh-ed25519 ${ed25519().toString('base64')}\nssh-ed25519 ${ed25519().toString('base64')}`, /single line/);
+    refuses(
+      `ssh-ed25519 ${ed25519().toString('base64')}\nssh-ed25519 ${ed25519().toString('base64')}`,
+      /single line/,
+    );
     refuses('hello world', /key type/);
     refuses('-----BEGIN PUBLIC KEY-----', /key type/);
   });
@@ -150,14 +156,20 @@ describe('parseSshPublicKey refuses', () => {
 
   it('RSA keys that are too small, even, or have a bad exponent', () => {
     const small = rsaKeyFromNode(768);
-    refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(small.e), sshMpint(small.n)), /at least 1024 bits/);
+    refuses(
+      keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(small.e), sshMpint(small.n)),
+      /at least 1024 bits/,
+    );
     const { n, e } = rsaKeyFromNode(2048);
     const even = Buffer.from(n);
     even[even.length - 1] = (even[even.length - 1] ?? 0) & 0xfe;
     refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(e), sshMpint(even)), /even/);
     refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(Buffer.from([1])), sshMpint(n)), /exponent/);
     refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(Buffer.from([4])), sshMpint(n)), /exponent/);
-    refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshString(Buffer.from([0x81])), sshMpint(n)), /negative/);
+    refuses(
+      keyLine('ssh-rsa', sshString('ssh-rsa'), sshString(Buffer.from([0x81])), sshMpint(n)),
+      /negative/,
+    );
     refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(e), sshString(Buffer.alloc(3))), /zero/);
     refuses(keyLine('ssh-rsa', sshString('ssh-rsa'), sshMpint(e)), /ends before/);
   });
@@ -168,18 +180,41 @@ describe('parseSshPublicKey refuses', () => {
     const x = Buffer.from(jwk.x ?? '', 'base64url');
     const y = Buffer.from(jwk.y ?? '', 'base64url');
     const point = Buffer.concat([Buffer.from([4]), x, y]);
-    const valid = keyLine('ecdsa-sha2-nistp256', sshString('ecdsa-sha2-nistp256'), sshString('nistp256'), sshString(point));
+    const valid = keyLine(
+      'ecdsa-sha2-nistp256',
+      sshString('ecdsa-sha2-nistp256'),
+      sshString('nistp256'),
+      sshString(point),
+    );
     expect(parseSshPublicKey(valid).ok).toBe(true);
-    refuses(keyLine('ecdsa-sha2-nistp256', sshString('ecdsa-sha2-nistp256'), sshString('nistp384'), sshString(point)), /curve/);
+    refuses(
+      keyLine(
+        'ecdsa-sha2-nistp256',
+        sshString('ecdsa-sha2-nistp256'),
+        sshString('nistp384'),
+        sshString(point),
+      ),
+      /curve/,
+    );
     const compressed = Buffer.concat([Buffer.from([2]), x]);
     refuses(
-      keyLine('ecdsa-sha2-nistp256', sshString('ecdsa-sha2-nistp256'), sshString('nistp256'), sshString(compressed)),
+      keyLine(
+        'ecdsa-sha2-nistp256',
+        sshString('ecdsa-sha2-nistp256'),
+        sshString('nistp256'),
+        sshString(compressed),
+      ),
       /uncompressed/,
     );
     const offCurve = Buffer.from(point);
     offCurve[offCurve.length - 1] = (offCurve[offCurve.length - 1] ?? 0) ^ 1;
     refuses(
-      keyLine('ecdsa-sha2-nistp256', sshString('ecdsa-sha2-nistp256'), sshString('nistp256'), sshString(offCurve)),
+      keyLine(
+        'ecdsa-sha2-nistp256',
+        sshString('ecdsa-sha2-nistp256'),
+        sshString('nistp256'),
+        sshString(offCurve),
+      ),
       /not a valid public key/,
     );
   });

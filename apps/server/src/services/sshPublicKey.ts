@@ -91,8 +91,10 @@ function checkRsa(reader: WireReader): number {
   const modulus = reader.positiveMpint('RSA modulus');
   reader.end();
   const bits = bitLength(modulus);
-  if (bits < MIN_RSA_BITS) throw new InvalidKey(`RSA keys must have at least ${MIN_RSA_BITS} bits (this one has ${bits})`);
-  if (bits > MAX_RSA_BITS) throw new InvalidKey(`RSA keys must have at most ${MAX_RSA_BITS} bits (this one has ${bits})`);
+  if (bits < MIN_RSA_BITS)
+    throw new InvalidKey(`RSA keys must have at least ${MIN_RSA_BITS} bits (this one has ${bits})`);
+  if (bits > MAX_RSA_BITS)
+    throw new InvalidKey(`RSA keys must have at most ${MAX_RSA_BITS} bits (this one has ${bits})`);
   if (((modulus[modulus.length - 1] ?? 0) & 1) === 0) throw new InvalidKey('the RSA modulus is even');
   if (((exponent[exponent.length - 1] ?? 0) & 1) === 0 || (exponent.length === 1 && exponent[0] === 1)) {
     throw new InvalidKey('the RSA exponent must be odd and greater than 1');
@@ -112,7 +114,8 @@ function checkEd25519(reader: WireReader): number {
 function checkEcdsa(reader: WireReader, type: keyof typeof CURVES): number {
   const curve = CURVES[type];
   const name = reader.string('curve name').toString('latin1');
-  if (name !== curve.name) throw new InvalidKey(`the curve ${JSON.stringify(name)} does not match the key type ${type}`);
+  if (name !== curve.name)
+    throw new InvalidKey(`the curve ${JSON.stringify(name)} does not match the key type ${type}`);
   const point = reader.string('public point');
   reader.end();
   if (point.length !== 1 + 2 * curve.coordinateBytes || point[0] !== 0x04) {
@@ -120,7 +123,12 @@ function checkEcdsa(reader: WireReader, type: keyof typeof CURVES): number {
   }
   const x = point.subarray(1, 1 + curve.coordinateBytes);
   const y = point.subarray(1 + curve.coordinateBytes);
-  importWithOpenSsl({ kty: 'EC', crv: curve.jwkCurve, x: x.toString('base64url'), y: y.toString('base64url') });
+  importWithOpenSsl({
+    kty: 'EC',
+    crv: curve.jwkCurve,
+    x: x.toString('base64url'),
+    y: y.toString('base64url'),
+  });
   return curve.bits;
 }
 
@@ -142,12 +150,25 @@ function parseOrThrow(text: string): SshPublicKey {
 
   const reader = new WireReader(blob);
   const innerType = reader.string('key type').toString('latin1');
-  if (innerType !== type) throw new InvalidKey(`the key data is of type ${JSON.stringify(innerType)}, not ${type}`);
-  const bits = type === 'ssh-rsa' ? checkRsa(reader) : type === 'ssh-ed25519' ? checkEd25519(reader) : checkEcdsa(reader, type);
+  if (innerType !== type)
+    throw new InvalidKey(`the key data is of type ${JSON.stringify(innerType)}, not ${type}`);
+  const bits =
+    type === 'ssh-rsa'
+      ? checkRsa(reader)
+      : type === 'ssh-ed25519'
+        ? checkEd25519(reader)
+        : checkEcdsa(reader, type);
 
   const comment = commentWords.join(' ');
   const fingerprintSha256 = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
-  return { type, blob, comment, bits, fingerprintSha256, normalized: comment ? `${type} ${encoded} ${comment}` : `${type} ${encoded}` };
+  return {
+    type,
+    blob,
+    comment,
+    bits,
+    fingerprintSha256,
+    normalized: comment ? `${type} ${encoded} ${comment}` : `${type} ${encoded}`,
+  };
 }
 
 /** Parses an OpenSSH public key line; the reason of a refusal is meant for the API's error message. */

@@ -16,7 +16,11 @@ export type StorageMoveState = StorageMove['state'];
 export const STORAGE_MOVE_JOB = 'project-repository-storage-move';
 
 /** States after which nothing more happens to a move. */
-export const FINAL_STORAGE_MOVE_STATES: readonly StorageMoveState[] = ['finished', 'failed', 'cleanup_failed'];
+export const FINAL_STORAGE_MOVE_STATES: readonly StorageMoveState[] = [
+  'finished',
+  'failed',
+  'cleanup_failed',
+];
 const ACTIVE_STATES: readonly StorageMoveState[] = ['initial', 'scheduled', 'started', 'replicated'];
 
 function requireAdministrator(caller: Caller): void {
@@ -39,7 +43,11 @@ async function presentProject(context: ServerContext, project: ProjectRow): Prom
 }
 
 export async function presentStorageMove(context: ServerContext, move: StorageMoveRow): Promise<StorageMove> {
-  const project = await context.db.selectFrom('projects').selectAll().where('id', '=', move.project_id).executeTakeFirstOrThrow();
+  const project = await context.db
+    .selectFrom('projects')
+    .selectAll()
+    .where('id', '=', move.project_id)
+    .executeTakeFirstOrThrow();
   return {
     id: move.id,
     created_at: move.created_at,
@@ -69,7 +77,9 @@ export async function scheduleStorageMove(
   const project = await findProject(context.db, projectIdOrPath);
   if (!project) throw notFound('Project');
   if (!context.storages.names.includes(destination)) {
-    throw badRequest(`Unknown repository storage: ${destination} (configured: ${context.storages.names.join(', ')})`);
+    throw badRequest(
+      `Unknown repository storage: ${destination} (configured: ${context.storages.names.join(', ')})`,
+    );
   }
   if (project.repository_storage === destination) {
     throw badRequest(`The repository of project ${project.id} is already on storage ${destination}`);
@@ -81,7 +91,8 @@ export async function scheduleStorageMove(
       .where('project_id', '=', project.id)
       .where('state', 'in', ACTIVE_STATES)
       .executeTakeFirst();
-    if (active) throw conflict(`Project ${project.id} already has a storage move in progress (move ${active.id})`);
+    if (active)
+      throw conflict(`Project ${project.id} already has a storage move in progress (move ${active.id})`);
     const now = nowIso();
     return trx
       .insertInto('project_repository_storage_moves')
@@ -122,9 +133,17 @@ export async function listStorageMoves(
   return { moves, total: Number(total) };
 }
 
-export async function getStorageMove(context: ServerContext, caller: Caller, id: number): Promise<StorageMove> {
+export async function getStorageMove(
+  context: ServerContext,
+  caller: Caller,
+  id: number,
+): Promise<StorageMove> {
   requireAdministrator(caller);
-  const row = await context.db.selectFrom('project_repository_storage_moves').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await context.db
+    .selectFrom('project_repository_storage_moves')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('Project repository storage move');
   return presentStorageMove(context, row);
 }

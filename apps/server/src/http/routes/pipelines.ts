@@ -48,7 +48,14 @@ export function pipelinesRouter(context: ServerContext): Router {
 
   router.get('/projects/:id/pipelines', async (req, res) => {
     const page = readPage(req);
-    const { items, total } = await listPipelines(context, callerOf(res), pathParam(req, 'id'), listQueryOf(req), page, originOf(req));
+    const { items, total } = await listPipelines(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      listQueryOf(req),
+      page,
+      originOf(req),
+    );
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'listPipelines', 200> = items;
     res.json(body);
@@ -66,7 +73,13 @@ export function pipelinesRouter(context: ServerContext): Router {
   });
 
   router.get(PIPELINE, async (req, res) => {
-    const body: ResponseBody<'getPipeline', 200> = await getPipeline(context, callerOf(res), pathParam(req, 'id'), pipelineIdOf(req), originOf(req));
+    const body: ResponseBody<'getPipeline', 200> = await getPipeline(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pipelineIdOf(req),
+      originOf(req),
+    );
     res.json(body);
   });
 
@@ -77,7 +90,13 @@ export function pipelinesRouter(context: ServerContext): Router {
 
   router.get(`${PIPELINE}/variables`, async (req, res) => {
     const page = readPage(req);
-    const { items, total } = await listPipelineVariables(context, callerOf(res), pathParam(req, 'id'), pipelineIdOf(req), page);
+    const { items, total } = await listPipelineVariables(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pipelineIdOf(req),
+      page,
+    );
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'getPipelineVariables', 200> = items;
     res.json(body);
@@ -94,12 +113,24 @@ export function pipelinesRouter(context: ServerContext): Router {
   });
 
   router.post(`${PIPELINE}/cancel`, async (req, res) => {
-    const body: ResponseBody<'cancelPipeline', 200> = await cancelPipeline(context, callerOf(res), pathParam(req, 'id'), pipelineIdOf(req), originOf(req));
+    const body: ResponseBody<'cancelPipeline', 200> = await cancelPipeline(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pipelineIdOf(req),
+      originOf(req),
+    );
     res.json(body);
   });
 
   router.post(`${PIPELINE}/retry`, async (req, res) => {
-    const body: ResponseBody<'retryPipeline', 201> = await retryPipeline(context, callerOf(res), pathParam(req, 'id'), pipelineIdOf(req), originOf(req));
+    const body: ResponseBody<'retryPipeline', 201> = await retryPipeline(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pipelineIdOf(req),
+      originOf(req),
+    );
     res.status(201).json(body);
   });
 

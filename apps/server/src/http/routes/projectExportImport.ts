@@ -46,7 +46,10 @@ export function projectExportImportRouter(context: ServerContext): Router {
   router.get('/projects/:id/export/download', async (req, res) => {
     const { file, filename } = await projectExportDownload(context, callerOf(res), pathParam(req, 'id'));
     // The name holds only path characters (letters, digits, `_`, `-`, `.`), so it needs no escaping.
-    const headers = { 'Content-Type': 'application/gzip', 'Content-Disposition': `attachment; filename="${filename}"` };
+    const headers = {
+      'Content-Type': 'application/gzip',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+    };
     await new Promise<void>((resolve, reject) => {
       // Once the archive is streaming, a failure (the client went away) has no one left to answer.
       res.sendFile(file, { headers }, (error) => (error && !res.headersSent ? reject(error) : resolve()));

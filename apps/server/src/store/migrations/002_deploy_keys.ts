@@ -14,13 +14,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('deploy_keys_projects')
     .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-    .addColumn('deploy_key_id', 'integer', (c) => c.notNull().references('deploy_keys.id').onDelete('cascade'))
+    .addColumn('deploy_key_id', 'integer', (c) =>
+      c.notNull().references('deploy_keys.id').onDelete('cascade'),
+    )
     .addColumn('can_push', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     // A key is enabled at most once per project.
     .addPrimaryKeyConstraint('deploy_keys_projects_pk', ['project_id', 'deploy_key_id'])
     .execute();
-  await db.schema.createIndex('deploy_keys_projects_deploy_key_id').on('deploy_keys_projects').column('deploy_key_id').execute();
+  await db.schema
+    .createIndex('deploy_keys_projects_deploy_key_id')
+    .on('deploy_keys_projects')
+    .column('deploy_key_id')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

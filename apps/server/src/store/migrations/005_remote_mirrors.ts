@@ -18,7 +18,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_successful_update_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('remote_mirrors_project_id').on('remote_mirrors').column('project_id').execute();
+  await db.schema
+    .createIndex('remote_mirrors_project_id')
+    .on('remote_mirrors')
+    .column('project_id')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

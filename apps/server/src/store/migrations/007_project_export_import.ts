@@ -6,7 +6,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('project_exports')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('project_id', 'integer', (c) => c.notNull().unique().references('projects.id').onDelete('cascade'))
+    .addColumn('project_id', 'integer', (c) =>
+      c.notNull().unique().references('projects.id').onDelete('cascade'),
+    )
     .addColumn('status', 'text', (c) => c.notNull())
     // Counts export requests: a job whose request was superseded by a newer one stops.
     .addColumn('generation', 'integer', (c) => c.notNull())
@@ -22,7 +24,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('project_imports')
     .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('project_id', 'integer', (c) => c.notNull().unique().references('projects.id').onDelete('cascade'))
+    .addColumn('project_id', 'integer', (c) =>
+      c.notNull().unique().references('projects.id').onDelete('cascade'),
+    )
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('correlation_id', 'text', (c) => c.notNull())
     .addColumn('import_error', 'text')
@@ -43,5 +47,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('relation_name', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('project_import_failures_project').on('project_import_failures').column('project_id').execute();
+  await db.schema
+    .createIndex('project_import_failures_project')
+    .on('project_import_failures')
+    .column('project_id')
+    .execute();
 }

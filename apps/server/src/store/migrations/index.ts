@@ -4,18 +4,18 @@ import * as m001 from './001_initial.js';
 import * as m002 from './002_deploy_keys.js';
 import * as m003 from './003_pipelines.js';
 import * as m004 from './004_features.js';
-import * as m007 from './007_project_export_import.js';
 import * as m005 from './005_remote_mirrors.js';
 import * as m006 from './006_project_repository_storage_moves.js';
+import * as m007 from './007_project_export_import.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
   '002_deploy_keys': m002,
   '003_pipelines': m003,
   '004_features': m004,
-  '007_project_export_import': m007,
   '005_remote_mirrors': m005,
   '006_project_repository_storage_moves': m006,
+  '007_project_export_import': m007,
 };
 
 export const migrationProvider: MigrationProvider = {
