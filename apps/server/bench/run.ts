@@ -35,7 +35,10 @@ async function startServer(validateResponses: boolean): Promise<RunningServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
   const args = [SERVER_MAIN, '--seed', 'demo', '--data-dir', dataDir, '--port', String(port)];
   if (validateResponses) args.push('--validate-responses');
-  const child = spawn(TSX, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } });
+  const child = spawn(TSX, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -56,7 +59,12 @@ async function stopServer(server: RunningServer): Promise<number> {
 }
 
 async function load(name: string, url: string): Promise<void> {
-  const result = await autocannon({ url, connections: 32, duration: DURATION_SECONDS, headers: { 'PRIVATE-TOKEN': TOKEN } });
+  const result = await autocannon({
+    url,
+    connections: 32,
+    duration: DURATION_SECONDS,
+    headers: { 'PRIVATE-TOKEN': TOKEN },
+  });
   const failures = result.non2xx + result.errors + result.timeouts;
   console.log(
     `  ${name.padEnd(16)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms${failures ? `   (${failures} failed)` : ''}`,
@@ -77,7 +85,9 @@ async function commits(origin: string): Promise<void> {
     await response.arrayBuffer();
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(`  file commits     ${(ok / seconds).toFixed(0).padStart(6)} commits/s (${ok}/${COMMITS} sequential commits to one branch)`);
+  console.log(
+    `  file commits     ${(ok / seconds).toFixed(0).padStart(6)} commits/s (${ok}/${COMMITS} sequential commits to one branch)`,
+  );
 }
 
 async function createPipelines(origin: string): Promise<void> {
@@ -94,7 +104,11 @@ async function createPipelines(origin: string): Promise<void> {
 for (const validateResponses of [false, true]) {
   const server = await startServer(validateResponses);
   const project = `${server.origin}/api/v4/projects/acme%2Fwebsite`;
-  console.log(validateResponses ? '\nrequest and response validation' : 'production mode (request validation, no response validation)');
+  console.log(
+    validateResponses
+      ? '\nrequest and response validation'
+      : 'production mode (request validation, no response validation)',
+  );
   await createPipelines(server.origin);
   await load('GET file', `${project}/repository/files/README.md?ref=main`);
   await load('list branches', `${project}/repository/branches`);

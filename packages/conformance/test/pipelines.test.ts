@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { components } from '@collab/client';
+import type { CollabClient, components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig, openTarget, type Role, startLocalServer, type Target, targetFor } from '../src/index.js';
 
@@ -96,6 +96,16 @@ async function waitFor(
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`pipeline ${pipelineId} did not reach ${statuses.join('/')}`);
+}
+
+/** The status each caller gets for the same request. */
+async function statusesFor(
+  callers: readonly (Role | 'anonymous')[],
+  request: (client: CollabClient) => Promise<{ response: Response }>,
+): Promise<Record<string, number>> {
+  const statuses: Record<string, number> = {};
+  for (const caller of callers) statuses[caller] = (await request(target.as(caller))).response.status;
+  return statuses;
 }
 
 async function listAll(
@@ -228,32 +238,18 @@ describe('POST /projects/:id/pipeline', () => {
   });
 
   it('needs a token (401), developer access (403), and hides private projects (404)', async () => {
-    const body = { ref: 'main' };
-    expect(
-      (await target.as('anonymous').POST(CREATE, { params: { path: { id: project } }, body })).response
-        .status,
-    ).toBe(401);
-    expect(
-      (await target.as('revoked').POST(CREATE, { params: { path: { id: project } }, body })).response.status,
-    ).toBe(401);
-    expect(
-      (await target.as('reporter').POST(CREATE, { params: { path: { id: project } }, body })).response.status,
-    ).toBe(403);
-    expect(
-      (await target.as('guest').POST(CREATE, { params: { path: { id: project } }, body })).response.status,
-    ).toBe(403);
-    expect(
-      (await target.as('developerReadRepository').POST(CREATE, { params: { path: { id: project } }, body }))
-        .response.status,
-    ).toBe(403);
-    expect(
-      (await target.as('outsider').POST(CREATE, { params: { path: { id: privateProject } }, body })).response
-        .status,
-    ).toBe(404);
-    expect(
-      (await target.as('developer').POST(CREATE, { params: { path: { id: 'acme/no-such-project' } }, body }))
-        .response.status,
-    ).toBe(404);
+    const create = (id: string) => (client: CollabClient) =>
+      client.POST(CREATE, { params: { path: { id } }, body: { ref: 'main' } });
+    const callers = ['anonymous', 'revoked', 'reporter', 'guest', 'developerReadRepository'] as const;
+    expect(await statusesFor(callers, create(project))).toEqual({
+      anonymous: 401,
+      revoked: 401,
+      reporter: 403,
+      guest: 403,
+      developerReadRepository: 403,
+    });
+    expect(await statusesFor(['outsider'], create(privateProject))).toEqual({ outsider: 404 });
+    expect(await statusesFor(['developer'], create('acme/no-such-project'))).toEqual({ developer: 404 });
   });
 
   it('takes its parameters as form fields too', async () => {
@@ -387,14 +383,15 @@ describe('cancel, retry and delete', () => {
     const pipeline = await createPipeline('main');
     for (const action of ['cancel', 'retry'] as const) {
       const path = `${ONE}/${action}` as const;
-      const params = { path: { id: project, pipeline_id: pipeline.id } };
-      expect((await target.as('anonymous').POST(path, { params })).response.status).toBe(401);
-      expect((await target.as('reporter').POST(path, { params })).response.status).toBe(403);
-      expect((await target.as('developerReadRepository').POST(path, { params })).response.status).toBe(403);
-      expect(
-        (await target.as('developer').POST(path, { params: { path: { id: project, pipeline_id: 999999 } } }))
-          .response.status,
-      ).toBe(404);
+      const post = (pipelineId: number) => (client: CollabClient) =>
+        client.POST(path, { params: { path: { id: project, pipeline_id: pipelineId } } });
+      const callers = ['anonymous', 'reporter', 'developerReadRepository'] as const;
+      expect(await statusesFor(callers, post(pipeline.id))).toEqual({
+        anonymous: 401,
+        reporter: 403,
+        developerReadRepository: 403,
+      });
+      expect(await statusesFor(['developer'], post(999999))).toEqual({ developer: 404 });
     }
   });
 
@@ -424,24 +421,19 @@ describe('GET /projects/:id/pipelines/:pipeline_id and its variables', () => {
 
     const branch = await branchWithConfig('lint:\n  script: x\n', privateProject);
     const privatePipeline = await createPipeline(branch, { id: privateProject });
-    const params = { path: { id: privateProject, pipeline_id: privatePipeline.id } };
-    expect((await target.as('reporter').GET(ONE, { params })).response.status).toBe(200);
-    expect((await target.as('guest').GET(ONE, { params })).response.status).toBe(403);
-    expect((await target.as('outsider').GET(ONE, { params })).response.status).toBe(404);
-    expect((await target.as('anonymous').GET(ONE, { params })).response.status).toBe(404);
-    expect((await target.as('revoked').GET(ONE, { params })).response.status).toBe(401);
+    const get = (id: string, pipelineId: number) => (client: CollabClient) =>
+      client.GET(ONE, { params: { path: { id, pipeline_id: pipelineId } } });
+    const callers = ['reporter', 'guest', 'outsider', 'anonymous', 'revoked'] as const;
+    expect(await statusesFor(callers, get(privateProject, privatePipeline.id))).toEqual({
+      reporter: 200,
+      guest: 403,
+      outsider: 404,
+      anonymous: 404,
+      revoked: 401,
+    });
     // A pipeline is found only under its own project.
-    expect(
-      (
-        await target
-          .as('admin')
-          .GET(ONE, { params: { path: { id: project, pipeline_id: privatePipeline.id } } })
-      ).response.status,
-    ).toBe(404);
-    expect(
-      (await target.as('admin').GET(ONE, { params: { path: { id: project, pipeline_id: 999999 } } })).response
-        .status,
-    ).toBe(404);
+    expect(await statusesFor(['admin'], get(project, privatePipeline.id))).toEqual({ admin: 404 });
+    expect(await statusesFor(['admin'], get(project, 999999))).toEqual({ admin: 404 });
   });
 
   it('rejects a pipeline id that is not an integer (400)', async () => {
@@ -477,13 +469,14 @@ describe('GET /projects/:id/pipelines/:pipeline_id and its variables', () => {
     expect(page.response.headers.get('X-Prev-Page')).toBe('1');
     expect(page.response.headers.get('X-Next-Page')).toBe('');
     expect(page.response.headers.get('Link')).toContain('rel="prev"');
-    expect((await target.as('reporter').GET(path, { params })).response.status).toBe(403);
-    expect((await target.as('outsider').GET(path, { params })).response.status).toBe(403);
-    expect((await target.as('anonymous').GET(path, { params })).response.status).toBe(401);
-    expect(
-      (await target.as('developer').GET(path, { params: { path: { id: project, pipeline_id: 999999 } } }))
-        .response.status,
-    ).toBe(404);
+    const get = (pipelineId: number) => (client: CollabClient) =>
+      client.GET(path, { params: { path: { id: project, pipeline_id: pipelineId } } });
+    expect(await statusesFor(['reporter', 'outsider', 'anonymous'], get(pipeline.id))).toEqual({
+      reporter: 403,
+      outsider: 403,
+      anonymous: 401,
+    });
+    expect(await statusesFor(['developer'], get(999999))).toEqual({ developer: 404 });
   });
 });
 

@@ -283,9 +283,9 @@ describe('committing one file', () => {
     const missing = await client.POST(FILE, { params, body: { branch: 'develop', content: 'x' } });
     expect(missing.response.status).toBe(400);
     expect(missing.error?.error).toMatch(/commit_message/);
-    // @ts-expect-error encoding must be text or base64
     const wrong = await client.POST(FILE, {
       params,
+      // @ts-expect-error encoding must be text or base64
       body: { branch: 'develop', content: 'x', commit_message: 'm', encoding: 'hex' },
     });
     expect(wrong.response.status).toBe(400);

@@ -69,7 +69,8 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   } else if (status === 405) {
     res.status(405).json({ message: '405 Method Not Allowed' });
   } else if (status === 415) {
-    res.status(415).json({ message: `415 Unsupported Media Type: ${err.message ?? ''}`.trim() });
+    // Documented as a bad request: every operation that takes parameters says which media types it accepts.
+    res.status(400).json({ error: `unsupported content type: ${err.message ?? ''}`.trim() });
   } else if (status === 413) {
     res.status(413).json({ message: '413 Request Entity Too Large' });
   } else if (status >= 400 && status < 500) {

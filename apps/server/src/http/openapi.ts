@@ -21,18 +21,15 @@ export function queryParametersAsBody(req: Request, _res: Response, next: NextFu
     next();
     return;
   }
-  const url = new URL(req.url, 'http://x');
-  const params = [...url.searchParams.entries()].filter(([name]) => name !== 'private_token');
-  if (params.length === 0) {
+  // req.query is parsed by the extended parser, so `upload[url]=…` arrives as { upload: { url } }.
+  const { private_token: token, ...body } = req.query as Record<string, unknown>;
+  if (Object.keys(body).length === 0) {
     next();
     return;
   }
-  const body: Record<string, unknown> = {};
-  for (const [name, value] of params) {
-    url.searchParams.delete(name);
-    body[name] = value;
-  }
-  req.url = `${url.pathname}${url.search}`;
+  const url = new URL(req.url, 'http://x');
+  req.url =
+    typeof token === 'string' ? `${url.pathname}?private_token=${encodeURIComponent(token)}` : url.pathname;
   req.headers['content-type'] = 'application/x-www-form-urlencoded';
   req.body = body;
   next();

@@ -61,14 +61,15 @@ async function replicate(
     rm(staging, { recursive: true, force: true }),
     rm(destination, { recursive: true, force: true }),
   ]);
+  let copiedFingerprint = '';
   try {
     const before = await fingerprint(source);
     await cp(source, staging, { recursive: true, errorOnExist: true, force: false, verbatimSymlinks: true });
     await rename(staging, destination);
     // A project that lived on this storage before may have left cached reads of this path behind.
     repositoryReadCache.invalidate(destination);
-    const copied = await fingerprint(destination);
-    if (copied !== before || (await fingerprint(source)) !== before) {
+    copiedFingerprint = await fingerprint(destination);
+    if (copiedFingerprint !== before || (await fingerprint(source)) !== before) {
       throw new Error(
         'the copy does not match the source (the repository changed during the copy); run the move again',
       );
@@ -89,7 +90,6 @@ async function replicate(
       return true;
     });
     if (!switched) throw new Error('the project changed storage while its repository was being copied');
-    return { sourceStillMatches: (await fingerprint(source)) === copied };
   } catch (error) {
     // Nothing points at the destination yet: leave no copy behind.
     await Promise.all([
@@ -98,6 +98,13 @@ async function replicate(
     ]);
     throw error;
   }
+  // From here on the project lives on the destination, which must never be removed. When the source cannot
+  // be compared, it is kept too.
+  const sourceStillMatches = await fingerprint(source).then(
+    (now) => now === copiedFingerprint,
+    () => false,
+  );
+  return { sourceStillMatches };
 }
 
 /** Runs (or resumes) one move; returns its final row, or undefined when the move does not exist. */
