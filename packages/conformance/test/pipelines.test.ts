@@ -312,6 +312,18 @@ describe('the CI configuration decides the outcome', () => {
     expect(blocked.status).toBe('manual');
     expect(blocked.finished_at).toBeNull();
   });
+
+  it('is skipped when every job is skipped, and then has nothing to retry', async () => {
+    const created = await createPipeline(await branchWithConfig('lint:\n  script: x\n  outcome: skipped\n'));
+    const skipped = await waitFor(created.id);
+    expect(skipped.status).toBe('skipped');
+    expect(skipped.duration).toBeNull();
+    const retry = await target
+      .as('developer')
+      .POST(`${ONE}/retry`, { params: { path: { id: project, pipeline_id: created.id } } });
+    expect(retry.response.status).toBe(201);
+    expect(retry.data).toEqual(skipped);
+  });
 });
 
 describe('cancel, retry and delete', () => {
@@ -626,12 +638,30 @@ describe('GET /projects/:id/pipelines', () => {
       `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/pipelines?scope=everything`,
     );
     expect(scope.status).toBe(400);
-    const params = { path: { id: privateProject } };
-    expect((await target.as('anonymous').GET(LIST, { params })).response.status).toBe(404);
-    expect((await target.as('outsider').GET(LIST, { params })).response.status).toBe(404);
-    expect((await target.as('guest').GET(LIST, { params })).response.status).toBe(403);
-    expect((await target.as('reporter').GET(LIST, { params })).response.status).toBe(200);
-    expect((await target.as('revoked').GET(LIST, { params })).response.status).toBe(401);
+    const list = (id: string) => (client: CollabClient) => client.GET(LIST, { params: { path: { id } } });
+    const callers = [
+      'anonymous',
+      'outsider',
+      'guest',
+      'reporter',
+      'revoked',
+      'developerReadRepository',
+    ] as const;
+    expect(await statusesFor(callers, list(privateProject))).toEqual({
+      anonymous: 404,
+      outsider: 404,
+      guest: 403,
+      reporter: 200,
+      revoked: 401,
+      // Pipelines are API data: a token limited to read_repository does not reach them.
+      developerReadRepository: 403,
+    });
+    // An internal project: any signed-in user reads its pipelines, nobody anonymous.
+    const internal = target.config.fixtures.internalProject;
+    expect(await statusesFor(['anonymous', 'outsider'], list(internal))).toEqual({
+      anonymous: 404,
+      outsider: 200,
+    });
   });
 });
 

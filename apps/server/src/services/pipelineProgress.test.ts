@@ -132,6 +132,12 @@ describe('advancePipeline', () => {
     expect(step.pipeline.status).toBe('success');
   });
 
+  it('is skipped when every job is skipped', () => {
+    const { step } = runToEnd(pending, [job(1, 0, { outcome: 'skipped' }), job(2, 1, { outcome: 'skipped' })]);
+    expect(step.pipeline.status).toBe('skipped');
+    expect(step.pipeline.finishedAt).toBe(iso(0));
+  });
+
   it('blocks on a manual job: the pipeline waits in manual, later stages stay created', () => {
     const { step } = runToEnd(pending, [job(1, 0), job(2, 1, { outcome: 'manual' }), job(3, 1), job(4, 2)]);
     expect(step.pipeline).toEqual({ status: 'manual', startedAt: iso(0), finishedAt: null });

@@ -5,7 +5,8 @@
 // duration (scaled by the time factor). When a stage is over:
 // - a failed job without allow_failure fails the pipeline: the jobs of later stages are skipped;
 // - a manual job blocks it: the pipeline waits in `manual`, later stages stay `created`;
-// - otherwise the next stage starts; after the last one the pipeline succeeds.
+// - otherwise the next stage starts; after the last one the pipeline succeeds (or is skipped, when every
+//   job was).
 
 export type PipelineStatus =
   | 'created'
@@ -125,7 +126,8 @@ export function advancePipeline(
     }
     const waiting = next.filter((job) => job.status === 'created');
     if (waiting.length === 0) {
-      state.status = 'success';
+      // As in GitLab, a pipeline whose every job was skipped is itself skipped.
+      state.status = next.every((job) => job.status === 'skipped') ? 'skipped' : 'success';
       state.finishedAt = nowIso;
       return result(null);
     }
