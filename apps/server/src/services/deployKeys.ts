@@ -7,6 +7,7 @@ import type { Db } from '../store/database.js';
 import { nowIso } from '../store/database.js';
 import type { DeployKeysTable } from '../store/tables.js';
 import { AccessLevel, type ProjectAccess, projectAccessLevel, resolveProject } from './access.js';
+import { toBoolean } from './booleans.js';
 import { type Caller, requireScope, requireUser } from './caller.js';
 import { parseSshPublicKey } from './sshPublicKey.js';
 
@@ -102,13 +103,6 @@ function checkTitle(title: unknown): string {
     });
   }
   return trimmed;
-}
-
-function toBoolean(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  return undefined;
 }
 
 /** Every deploy key of the instance, oldest first: administrators only. */

@@ -133,7 +133,10 @@ describe('advancePipeline', () => {
   });
 
   it('is skipped when every job is skipped', () => {
-    const { step } = runToEnd(pending, [job(1, 0, { outcome: 'skipped' }), job(2, 1, { outcome: 'skipped' })]);
+    const { step } = runToEnd(pending, [
+      job(1, 0, { outcome: 'skipped' }),
+      job(2, 1, { outcome: 'skipped' }),
+    ]);
     expect(step.pipeline.status).toBe('skipped');
     expect(step.pipeline.finishedAt).toBe(iso(0));
   });

@@ -14,6 +14,7 @@ import type { RequestBody, Schemas } from '../http/types.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/database.js';
 import { AccessLevel, type ProjectAccess, projectAccessLevel, resolveProject } from './access.js';
+import { toBoolean } from './booleans.js';
 import {
   describeAccessLevel,
   findProtectionRule,
@@ -267,13 +268,6 @@ export async function protectBranch(
     throw error;
   }
   return presentRule(context.db, await requireRule(context.db, access.project.id, name));
-}
-
-function toBoolean(value: unknown): boolean | undefined {
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  return undefined;
 }
 
 /** Removes a rule. Besides maintainer access, the rule's own unprotect entries must allow the caller. */

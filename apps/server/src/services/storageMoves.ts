@@ -5,8 +5,9 @@ import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
 import type { Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
 import type { ProjectRepositoryStorageMovesTable } from '../store/tables.js';
-import { findProject, groupChain, type ProjectRow } from './access.js';
+import { findProject } from './access.js';
 import { type Caller, requireScope, requireUser } from './caller.js';
+import { projectIdentity } from './projectIdentity.js';
 
 export type StorageMove = Schemas['ProjectRepositoryStorageMove'];
 export type StorageMoveRow = Omit<ProjectRepositoryStorageMovesTable, 'id'> & { id: number };
@@ -28,20 +29,6 @@ function requireAdministrator(caller: Caller): void {
   if (!requireUser(caller).isAdmin) throw forbidden();
 }
 
-/** The project as a storage move shows it (GitLab's basic project fields). */
-async function presentProject(context: ServerContext, project: ProjectRow): Promise<StorageMove['project']> {
-  const namespaces = (await groupChain(context.db, project.namespace_id)).reverse();
-  return {
-    id: project.id,
-    description: project.description,
-    name: project.name,
-    name_with_namespace: [...namespaces.map((group) => group.name), project.name].join(' / '),
-    path: project.path,
-    path_with_namespace: [...namespaces.map((group) => group.path), project.path].join('/'),
-    created_at: project.created_at,
-  };
-}
-
 export async function presentStorageMove(context: ServerContext, move: StorageMoveRow): Promise<StorageMove> {
   const project = await context.db
     .selectFrom('projects')
@@ -54,7 +41,7 @@ export async function presentStorageMove(context: ServerContext, move: StorageMo
     state: move.state as StorageMoveState,
     source_storage_name: move.source_storage_name,
     destination_storage_name: move.destination_storage_name,
-    project: await presentProject(context, project),
+    project: await projectIdentity(context.db, project),
   };
 }
 
