@@ -42,7 +42,7 @@ export async function isFeatureEnabled(
 ): Promise<boolean> {
   const gates = (await loadGates(db, [name])).get(name);
   if (!gates) return false;
-  return gatesAllow(name, gates, Array.isArray(actors) ? actors : [actors as FeatureActor]);
+  return gatesAllow(name, gates, 'type' in actors ? [actors] : actors);
 }
 
 export function userActor(user: CallerUser): FeatureActor {
