@@ -1,5 +1,6 @@
 // Access levels and visibility: who may see a project or group and at which level they act.
 
+import { sql } from 'kysely';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import type { Db } from '../store/database.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
@@ -25,21 +26,16 @@ export interface ProjectAccess {
   accessLevel: number;
 }
 
-/** The group and its ancestors, nearest first. */
+/** The group and its ancestors, nearest first: one recursive query, whatever the depth. */
 export async function groupChain(db: Db, groupId: number): Promise<GroupRow[]> {
-  const chain: GroupRow[] = [];
-  let next: number | null = groupId;
-  while (next !== null) {
-    const group: GroupRow | undefined = await db
-      .selectFrom('groups')
-      .selectAll()
-      .where('id', '=', next)
-      .executeTakeFirst();
-    if (!group) break;
-    chain.push(group);
-    next = group.parent_id;
-  }
-  return chain;
+  const { rows } = await sql<GroupRow & { depth: number }>`
+    with recursive chain as (
+      select groups.*, 0 as depth from groups where id = ${groupId}
+      union all
+      select groups.*, chain.depth + 1 from groups join chain on groups.id = chain.parent_id
+    )
+    select * from chain order by depth`.execute(db);
+  return rows.map(({ depth: _depth, ...group }) => group);
 }
 
 async function memberLevel(
@@ -59,19 +55,37 @@ async function memberLevel(
   return Number(row?.level ?? 0);
 }
 
-export async function projectAccessLevel(db: Db, caller: Caller, project: ProjectRow): Promise<number> {
+export async function projectAccessLevel(
+  db: Db,
+  caller: Caller,
+  project: ProjectRow,
+  chain?: GroupRow[],
+): Promise<number> {
   const user = caller.user;
   if (!user) return AccessLevel.NO_ACCESS;
   if (user.isAdmin) return AccessLevel.ADMIN;
-  const chain = await groupChain(db, project.namespace_id);
-  const direct = await memberLevel(db, user.id, 'Project', [project.id]);
-  const inherited = await memberLevel(
-    db,
-    user.id,
-    'Group',
-    chain.map((g) => g.id),
-  );
-  let shared = 0;
+  const groups = chain ?? (await groupChain(db, project.namespace_id));
+  // Direct membership of the project and inherited membership of its groups, in one query.
+  const row = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.max('access_level').as('level'))
+    .where('user_id', '=', user.id)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', project.id)]),
+        eb.and([
+          eb('source_type', '=', 'Group'),
+          eb(
+            'source_id',
+            'in',
+            groups.map((g) => g.id),
+          ),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
+  let level = Number(row?.level ?? 0);
+  // Groups the project is shared with give their members at most the share's level.
   const links = await db
     .selectFrom('project_group_links')
     .selectAll()
@@ -81,15 +95,15 @@ export async function projectAccessLevel(db: Db, caller: Caller, project: Projec
   for (const link of links) {
     if (link.expires_at && link.expires_at < today) continue;
     const linkChain = await groupChain(db, link.group_id);
-    const level = await memberLevel(
+    const linkLevel = await memberLevel(
       db,
       user.id,
       'Group',
       linkChain.map((g) => g.id),
     );
-    shared = Math.max(shared, Math.min(level, link.group_access));
+    level = Math.max(level, Math.min(linkLevel, link.group_access));
   }
-  return Math.max(direct, inherited, shared);
+  return level;
 }
 
 export async function groupAccessLevel(db: Db, caller: Caller, group: GroupRow): Promise<number> {
@@ -146,15 +160,13 @@ export async function resolveProject(
 ): Promise<ProjectAccess> {
   const project = await findProject(db, idOrPath);
   if (!project) throw notFound('Project');
-  const accessLevel = await projectAccessLevel(db, caller, project);
+  const chain = await groupChain(db, project.namespace_id);
+  const namespace = chain[0];
+  if (!namespace) throw notFound('Project');
+  const accessLevel = await projectAccessLevel(db, caller, project, chain);
   if (!canSee(caller, project.visibility, accessLevel)) throw notFound('Project');
   // An anonymous caller who may see the project but not act on it must authenticate first: 401, not 403.
   if (accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
-  const namespace = await db
-    .selectFrom('groups')
-    .selectAll()
-    .where('id', '=', project.namespace_id)
-    .executeTakeFirstOrThrow();
   return { project, namespace, accessLevel };
 }
 

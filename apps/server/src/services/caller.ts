@@ -39,18 +39,55 @@ export function toCallerUser(row: Omit<UsersTable, 'id'> & { id: number }): Call
   };
 }
 
+interface CachedToken {
+  caller: Caller;
+  expiresAt: string | null;
+}
+
+/**
+ * Tokens and their users come from the fixtures and do not change while the server runs, so each token is
+ * looked up once per database. Anything that comes to change users or tokens at run time must call
+ * forgetCachedCallers.
+ */
+const tokenCaches = new WeakMap<Db, Map<string, CachedToken | 'invalid'>>();
+const MAX_CACHED_TOKENS = 10_000;
+
+export function forgetCachedCallers(db: Db): void {
+  tokenCaches.delete(db);
+}
+
 /** Finds the caller of a token; an unknown, revoked or expired token, or a blocked user, is a 401. */
 export async function callerForToken(db: Db, token: string): Promise<Caller> {
+  const digest = hashToken(token);
+  let cache = tokenCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    tokenCaches.set(db, cache);
+  }
+  let cached = cache.get(digest);
+  if (cached === undefined) {
+    cached = await lookUpToken(db, digest);
+    if (cache.size >= MAX_CACHED_TOKENS) cache.clear();
+    cache.set(digest, cached);
+  }
+  if (cached === 'invalid') throw unauthorized();
+  if (cached.expiresAt && cached.expiresAt <= new Date().toISOString().slice(0, 10)) throw unauthorized();
+  return cached.caller;
+}
+
+async function lookUpToken(db: Db, digest: string): Promise<CachedToken | 'invalid'> {
   const row = await db
     .selectFrom('personal_access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .selectAll('u')
     .select(['t.scopes', 't.expires_at', 't.revoked'])
-    .where('t.token_sha256', '=', hashToken(token))
+    .where('t.token_sha256', '=', digest)
     .executeTakeFirst();
-  if (!row || row.revoked === 1 || row.state !== 'active') throw unauthorized();
-  if (row.expires_at && row.expires_at <= new Date().toISOString().slice(0, 10)) throw unauthorized();
-  return { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[] };
+  if (!row || row.revoked === 1 || row.state !== 'active') return 'invalid';
+  return {
+    caller: { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[] },
+    expiresAt: row.expires_at,
+  };
 }
 
 /** The kinds of access a token scope can grant. */
