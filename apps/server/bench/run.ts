@@ -83,22 +83,47 @@ async function load(name: string, url: string): Promise<void> {
   );
 }
 
-async function commits(origin: string): Promise<void> {
+/** Commits `count` new files to `branch`, one request after the other; returns how many succeeded. */
+async function commitSequence(origin: string, branch: string, count: number): Promise<number> {
   const api = `${origin}/api/v4/projects/acme%2Fwebsite/repository/files`;
-  const started = performance.now();
   let ok = 0;
-  for (let i = 0; i < COMMITS; i++) {
-    const response = await fetch(`${api}/bench%2Ffile-${i}.txt`, {
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(`${api}/${encodeURIComponent(`bench/${branch}/file-${i}.txt`)}`, {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ branch: 'develop', content: `commit ${i}\n`, commit_message: `bench ${i}` }),
+      body: JSON.stringify({ branch, content: `commit ${i}\n`, commit_message: `bench ${i}` }),
     });
     if (response.status === 201) ok++;
     await response.arrayBuffer();
   }
-  const seconds = (performance.now() - started) / 1000;
+  return ok;
+}
+
+async function commits(origin: string): Promise<void> {
+  let started = performance.now();
+  const sequential = await commitSequence(origin, 'develop', COMMITS);
+  let seconds = (performance.now() - started) / 1000;
   console.log(
-    `  file commits     ${(ok / seconds).toFixed(0).padStart(6)} commits/s (${ok}/${COMMITS} sequential commits to one branch)`,
+    `  file commits     ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
+  );
+
+  // Writers on separate branches do not wait for each other's compare-and-swap: the server's throughput.
+  const branches = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
+  for (const branch of branches) {
+    await fetch(`${origin}/api/v4/projects/acme%2Fwebsite/repository/branches`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ branch, ref: 'main' }),
+    }).then((r) => r.arrayBuffer());
+  }
+  const perBranch = Math.ceil(COMMITS / branches.length);
+  started = performance.now();
+  const parallel = (
+    await Promise.all(branches.map((branch) => commitSequence(origin, branch, perBranch)))
+  ).reduce((a, b) => a + b, 0);
+  seconds = (performance.now() - started) / 1000;
+  console.log(
+    `  file commits     ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches)`,
   );
 }
 
