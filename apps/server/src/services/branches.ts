@@ -17,7 +17,7 @@ import {
   matchingRules,
   type ProtectionRule,
 } from './branchProtection.js';
-import { type Caller, requireScope } from './caller.js';
+import { type Caller, requireScope, requireUser } from './caller.js';
 import { repositoryOf } from './repositories.js';
 
 export type Branch = Schemas['Branch'];
@@ -114,6 +114,8 @@ export async function createBranch(
   ref: string,
   origin: string,
 ): Promise<Branch> {
+  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
+  requireUser(caller);
   requireScope(caller, 'api');
   const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
   const result = await repositoryOf(context, access.project).createBranch(name, ref);
@@ -132,6 +134,8 @@ export async function deleteBranch(
   projectId: string,
   name: string,
 ): Promise<void> {
+  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
+  requireUser(caller);
   requireScope(caller, 'api');
   const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
   const repo = repositoryOf(context, access.project);
@@ -154,6 +158,8 @@ export async function deleteMergedBranches(
   caller: Caller,
   projectId: string,
 ): Promise<string[]> {
+  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
+  requireUser(caller);
   requireScope(caller, 'api');
   const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
   const repo = repositoryOf(context, access.project);

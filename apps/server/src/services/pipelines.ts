@@ -1,7 +1,7 @@
 // Pipelines (document 1, section 4.4): create from a branch or tag with the repository's CI configuration,
 // read, list with every filter, cancel, retry and delete. The runner (pipelineRunner) moves them on.
 import type { ServerContext } from '../context.js';
-import { ApiError, forbidden, notFound, unauthorized } from '../http/errors.js';
+import { ApiError, forbidden, notFound } from '../http/errors.js';
 import type { QueryParams, RequestBody, Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
 import {
@@ -361,11 +361,12 @@ export async function listPipelineVariables(
   pipelineId: number,
   page: PageWindow,
 ): Promise<{ items: PipelineVariable[]; total: number }> {
+  // Nobody anonymous can be the maintainer or the triggering user: a token is needed (401 first, even for
+  // a project the caller cannot see).
+  const user = requireUser(caller);
   const access = await resolveForRead(context, caller, projectId);
   const pipeline = await loadPipeline(context, access, pipelineId);
-  // Nobody anonymous can be the maintainer or the triggering user: a token is needed.
-  if (!caller.user) throw unauthorized();
-  if (access.accessLevel < AccessLevel.MAINTAINER && caller.user.id !== pipeline.user_id) throw forbidden();
+  if (access.accessLevel < AccessLevel.MAINTAINER && user.id !== pipeline.user_id) throw forbidden();
   const variables = context.db.selectFrom('pipeline_variables').where('pipeline_id', '=', pipelineId);
   const { count } = await variables
     .select((eb) => eb.fn.countAll<number>().as('count'))

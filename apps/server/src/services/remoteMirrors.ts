@@ -9,7 +9,7 @@ import type { RequestBody, Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
 import type { RemoteMirrorsTable } from '../store/tables.js';
 import { AccessLevel, resolveProject } from './access.js';
-import { type Caller, requireScope } from './caller.js';
+import { type Caller, requireScope, requireUser } from './caller.js';
 import { checkMirrorUrl, isInside, localPathOf, maskMirrorUrl } from './remoteMirrorUrl.js';
 
 export type RemoteMirror = Schemas['RemoteMirror'];
@@ -99,6 +99,8 @@ export async function listRemoteMirrors(
   caller: Caller,
   projectId: string,
 ): Promise<RemoteMirror[]> {
+  // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
+  requireUser(caller);
   requireScope(caller, 'read_api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
   const rows = await context.db
@@ -116,6 +118,8 @@ export async function createRemoteMirror(
   projectId: string,
   body: RequestBody<'createRemoteMirror'>,
 ): Promise<RemoteMirror> {
+  // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
+  requireUser(caller);
   requireScope(caller, 'api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
   const problem = await mirrorUrlProblem(context, body.url);
@@ -149,6 +153,8 @@ export async function updateRemoteMirror(
   mirrorId: number,
   body: RequestBody<'updateRemoteMirror'>,
 ): Promise<RemoteMirror> {
+  // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
+  requireUser(caller);
   requireScope(caller, 'api');
   const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
   const flag = (value: boolean | undefined): number | undefined =>

@@ -13,6 +13,14 @@ import type { RequestBody, ResponseBody } from '../types.js';
 
 const FILE = '/projects/:id/repository/files/:file_path';
 
+/**
+ * A name, path or ref as a header value: unchanged, as the seed wants ("same values as the object fields"),
+ * when it is printable ASCII; otherwise percent-encoded, since header values cannot carry such characters.
+ */
+function headerValue(value: string): string {
+  return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
+}
+
 /** The metadata headers of a file (the HEAD response; GET sends them too). */
 function setFileHeaders(res: Response, file: RepositoryFile): void {
   res.set({
@@ -20,11 +28,10 @@ function setFileHeaders(res: Response, file: RepositoryFile): void {
     'X-Service-Commit-Id': file.commit_id,
     'X-Service-Content-Sha256': file.content_sha256,
     'X-Service-Encoding': file.encoding,
-    // Header values must be Latin-1: names and paths travel percent-encoded, as in the URL.
-    'X-Service-File-Name': encodeURIComponent(file.file_name),
-    'X-Service-File-Path': encodeURIComponent(file.file_path),
+    'X-Service-File-Name': headerValue(file.file_name),
+    'X-Service-File-Path': headerValue(file.file_path),
     'X-Service-Last-Commit-Id': file.last_commit_id,
-    'X-Service-Ref': encodeURIComponent(file.ref),
+    'X-Service-Ref': headerValue(file.ref),
     'X-Service-Size': String(file.size),
   });
 }
