@@ -1,18 +1,36 @@
 /**
  * One bare git repository, driven by the `git` binary.
  *
- * Every SHA, tree, blame and ref update is git's own: we only spawn plumbing commands (never a shell,
- * arguments always as arrays) and parse their machine-readable output. Process spawns are the main cost,
- * so each operation uses as few as it can and runs independent ones in parallel.
+ * Every SHA, tree, blame and ref update is git's own: we spawn plumbing commands (never a shell, arguments
+ * always as arrays) and parse their machine-readable output. Process spawns are the main cost, so each
+ * operation uses as few as it can and runs independent ones in parallel. The one write path that must be
+ * fast, commitFileChange, spawns nothing at all in the common case: it reads objects through a long-running
+ * `cat-file --batch` (catFile.ts), writes blob, trees and commit as loose objects byte for byte as git
+ * would (objects.ts), and leaves the ref update, the compare-and-swap, to git through a long-running
+ * `update-ref --stdin` (refUpdates.ts).
  */
 
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { type BatchObject, CatFileReader } from './catFile.js';
+import {
+  CommitFormatError,
+  commitContent,
+  currentCommitDate,
+  EMPTY_TREE_ID,
+  type EncodedObject,
+  encodeObject,
+  entryType,
+  MODE_FILE,
+  MODE_TREE,
+  parseTree,
+  serializeTree,
+  type TreeEntry,
+  verifyPath,
+  writeLooseObject,
+} from './objects.js';
 import { repositoryReadCache } from './readCache.js';
+import { RefUpdater } from './refUpdates.js';
 
 const ZERO_OID = '0'.repeat(40);
 const PUSH_TIMEOUT_MS = 60_000;
@@ -368,103 +386,27 @@ interface BranchTip {
   tree: string;
 }
 
-interface TreeEntry {
-  mode: string;
-  type: 'blob' | 'tree' | 'commit';
-  id: string;
-}
-
-interface Snapshot extends BranchTip {
-  /** What is at the edited path in `tree`, if anything. */
-  entry: TreeEntry | null;
-}
-
 /** Refuses revision syntax (`main^`, `a..b`, `x@{1}`, `:/`) where a plain branch name is expected. */
 function looksLikeBranchName(name: string): boolean {
   return isSafeRevision(name) && !/[\s~^:?*[\\\x7f]|\.\.|@\{/.test(name);
 }
 
-/** Finds `name` in a raw tree object: entries are "<mode> <name>\0<20-byte id>". */
-function findTreeEntry(tree: Buffer, name: string): TreeEntry | null {
-  const wanted = Buffer.from(name, 'utf8');
-  let offset = 0;
-  while (offset < tree.length) {
-    const space = tree.indexOf(0x20, offset);
-    const nul = tree.indexOf(0, space + 1);
-    if (space < 0 || nul < 0) break;
-    if (tree.subarray(space + 1, nul).equals(wanted)) {
-      const mode = tree.subarray(offset, space).toString('latin1');
-      const type = mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-      return { mode, type, id: tree.subarray(nul + 1, nul + 21).toString('hex') };
-    }
-    offset = nul + 21;
-  }
-  return null;
-}
-
 /**
- * A process-wide scratch directory for private index files, named after the process. Re-created when
- * missing (a tmp cleaner may remove it) and removed on exit; a process killed before it could clean up
- * leaves one behind, so the first use also removes the directories of processes that no longer run.
+ * Per repository, one `cat-file --batch` and one `update-ref --stdin` kept running while used (closed
+ * after 30 s idle, on exit, when the repository directory is replaced, or for a newer repository when 16
+ * run), restarted when they die.
  */
-const SCRATCH_PREFIX = 'collab-git-';
-const SCRATCH_DIR = join(tmpdir(), `${SCRATCH_PREFIX}${process.pid}-${randomUUID().slice(0, 8)}`);
-let scratchReady: Promise<void> | undefined;
-async function scratchDir(): Promise<string> {
-  scratchReady ??= removeStaleScratchDirs().then(() => {
-    process.once('exit', () => rmSync(SCRATCH_DIR, { recursive: true, force: true }));
-  });
-  await scratchReady;
-  await mkdir(SCRATCH_DIR, { recursive: true });
-  return SCRATCH_DIR;
-}
+const POOL_OPTIONS = { idleMs: 30_000, maxProcesses: 16 };
+const poolCommand = (args: string[]) => (path: string) => ({
+  args: [`--git-dir=${path}`, ...CONFIG_ARGS, ...args],
+  env: gitEnv(),
+});
+const catFiles = new CatFileReader(poolCommand(['cat-file', '--batch']), POOL_OPTIONS);
+const refUpdates = new RefUpdater(poolCommand(['update-ref', '--stdin']), POOL_OPTIONS);
 
-async function removeStaleScratchDirs(): Promise<void> {
-  const names = await readdir(tmpdir()).catch(() => [] as string[]);
-  await Promise.all(
-    names.map(async (name) => {
-      const pid = new RegExp(`^${SCRATCH_PREFIX}(\\d+)-[0-9a-f]{8}$`).exec(name)?.[1];
-      if (pid === undefined || isRunning(Number(pid))) return;
-      await rm(join(tmpdir(), name), { recursive: true, force: true }).catch(() => undefined);
-    }),
-  );
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0); // signal 0 only checks that the process exists
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
-  }
-}
-
-/**
- * The private index of the last tree committed per repository, so that the next commit on top of it
- * copies a file instead of spawning read-tree (consecutive edits of one branch are the common case).
- * Keyed by tree SHA, a cached index is exact by construction. Bounded: the oldest repository is evicted.
- */
-const INDEX_CACHE_SIZE = 64;
-const indexCache = new Map<string, { tree: string; file: string }>();
-
-async function rememberIndex(repository: string, tree: string, indexFile: string): Promise<void> {
-  const file = `${indexFile}.${tree}`;
-  try {
-    await rename(indexFile, file);
-  } catch {
-    return; // nothing to remember
-  }
-  const stale = [indexCache.get(repository)];
-  indexCache.delete(repository);
-  indexCache.set(repository, { tree, file });
-  if (indexCache.size > INDEX_CACHE_SIZE) {
-    const oldest = indexCache.keys().next().value;
-    if (oldest !== undefined) {
-      stale.push(indexCache.get(oldest));
-      indexCache.delete(oldest);
-    }
-  }
-  await Promise.all(stale.map((entry) => (entry ? rm(entry.file, { force: true }) : undefined)));
+/** Pids of the long-running git processes serving a repository, if they run (for tests and diagnostics). */
+export function pooledProcessIds(repositoryPath: string): { catFile?: number; updateRef?: number } {
+  return { catFile: catFiles.processId(repositoryPath), updateRef: refUpdates.processId(repositoryPath) };
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -617,10 +559,12 @@ export class GitRepository {
   }
 
   /**
-   * Creates, updates or deletes one file in one new commit on `branch`, built with plumbing in a private
-   * index so the repository and other writers are never disturbed. The final `update-ref <new> <old>` is
-   * a compare-and-swap: of concurrent edits based on the same tip exactly one wins, the others get
-   * branch_moved, and no published commit is ever overwritten.
+   * Creates, updates or deletes one file in one new commit on `branch`. The trees along the path are read
+   * through the repository's cat-file process and the new blob, trees and commit are written in-process
+   * exactly as hash-object, write-tree and commit-tree would write them, so the repository and other
+   * writers are never disturbed. The final `update-ref <new> <old>` is a compare-and-swap: of concurrent
+   * edits based on the same tip exactly one wins, the others get branch_moved, and no published commit is
+   * ever overwritten.
    */
   async commitFileChange(input: CommitFileChangeInput): Promise<CommitFileChangeResult> {
     const fail = (reason: CommitFailureReason, message: string): CommitFileChangeResult => ({
@@ -636,98 +580,132 @@ export class GitRepository {
         return fail('invalid_branch', `invalid branch name: ${name}`);
     }
 
-    // Stage 1, in parallel: what branch and startBranch hold now (one cat-file), and the new blob.
+    // Stage 1: what branch and startBranch hold now (one cat-file round trip).
     const wanted = [input.branch, ...(input.startBranch !== undefined ? [input.startBranch] : [])];
-    const [snapshots, blobId] = await Promise.all([
-      this.readSnapshots(wanted, filePath),
-      input.action === 'delete' ? Promise.resolve(null) : this.hashBlob(input.content ?? Buffer.alloc(0)),
-    ]);
+    const tips = await this.readBranchTipsBatch(wanted);
 
     // The base: the branch itself, else startBranch's tip for a new branch, else nothing (empty repo).
-    let base: Snapshot | null = snapshots.get(input.branch) ?? null;
+    let base: BranchTip | null = tips.get(input.branch) ?? null;
     const oldValue = base?.commit ?? ZERO_OID;
     if (base === null) {
       if (!(await this.isValidBranchName(input.branch))) {
         return fail('invalid_branch', `invalid branch name: ${input.branch}`);
       }
       if (input.startBranch !== undefined) {
-        base = snapshots.get(input.startBranch) ?? null;
+        base = tips.get(input.startBranch) ?? null;
         if (base === null) return fail('branch_missing', `start branch ${input.startBranch} does not exist`);
       } else if (await this.hasRefs()) {
         return fail('branch_missing', `branch ${input.branch} does not exist`);
       }
     }
 
-    const entry = base?.entry ?? null;
+    // Stage 2, in parallel: the trees along the path and, for the optimistic lock, the file's last commit.
+    const segments = filePath.split('/').map((segment) => Buffer.from(segment, 'utf8'));
+    const dirCount = segments.length - 1;
+    const lastCommit =
+      base && input.expectedLastCommitId !== undefined
+        ? this.gitOk(['log', '-1', '--format=%H', base.commit, '--', filePath]).then(
+            (out) => ({ ok: true as const, id: out.toString().trim() }),
+            (error: unknown) => ({ ok: false as const, error }),
+          )
+        : Promise.resolve({ ok: true as const, id: null });
+    const [path, lastCommitId] = await Promise.all([
+      base ? this.readTreesAlong(base.tree, filePath, segments) : Promise.resolve(null),
+      lastCommit,
+    ]);
+    // path.trees[i]: the entries of the directory made of the first i segments, while it exists.
+    const trees = path?.trees ?? [[]];
+    const entry = trees.length > dirCount ? findEntry(trees[dirCount] ?? [], segments[dirCount]) : null;
     if (input.action === 'create' && entry) return fail('file_exists', `${filePath} already exists`);
-    if (input.action !== 'create' && entry?.type !== 'blob')
+    if (input.action !== 'create' && (entry === null || entryType(entry.mode) !== 'blob'))
       return fail('file_missing', `${filePath} does not exist`);
-
-    const indexFile = join(await scratchDir(), `index-${randomUUID()}`);
-    const env = { GIT_INDEX_FILE: indexFile };
-    try {
-      // Stage 2, in parallel: the base tree into the private index and, for the optimistic lock, the
-      // file's last commit.
-      const [, lastCommitId] = await Promise.all([
-        base ? this.loadIndex(base.tree, env) : Promise.resolve(),
-        base && input.expectedLastCommitId !== undefined
-          ? this.gitOk(['log', '-1', '--format=%H', base.commit, '--', filePath]).then((out) =>
-              out.toString().trim(),
-            )
-          : Promise.resolve(null),
-      ]);
-      if (
-        input.expectedLastCommitId !== undefined &&
-        input.expectedLastCommitId.toLowerCase() !== lastCommitId
-      ) {
+    if (input.expectedLastCommitId !== undefined) {
+      if (!lastCommitId.ok) throw lastCommitId.error;
+      if (input.expectedLastCommitId.toLowerCase() !== lastCommitId.id)
         return fail('branch_moved', `${filePath} has been changed since ${input.expectedLastCommitId}`);
-      }
-
-      // Stage 3: change the index. An update keeps the entry's mode (executable, symlink). `--force-remove`
-      // needs a work tree; an --index-info line with mode 0 removes the entry without one.
-      const indexed =
-        input.action === 'delete'
-          ? await this.git(['update-index', '--index-info'], { env, input: `0 ${ZERO_OID}\t${filePath}\n` })
-          : await this.git(
-              ['update-index', '--add', '--cacheinfo', `${entry?.mode ?? '100644'},${blobId},${filePath}`],
-              {
-                env,
-              },
-            );
-      if (indexed.code !== 0) {
-        // The one expected failure: a file/directory clash such as creating `a/b` where `a` is a file.
-        if (/appears as both a file and as a directory/.test(indexed.stderr)) {
-          return fail('file_exists', `${filePath} conflicts with an existing file or directory`);
-        }
-        throw new GitError(['update-index', filePath], indexed.code, indexed.stderr);
-      }
-
-      const tree = (await this.gitOk(['write-tree'], { env })).toString('utf8').trim();
-      if (tree === base?.tree) return fail('empty_commit', 'the change leaves the tree unchanged');
-
-      const commitId = (
-        await this.gitOk(['commit-tree', tree, ...(base ? ['-p', base.commit] : [])], {
-          input: input.message,
-          env: {
-            GIT_AUTHOR_NAME: input.authorName,
-            GIT_AUTHOR_EMAIL: input.authorEmail,
-            GIT_COMMITTER_NAME: input.committerName,
-            GIT_COMMITTER_EMAIL: input.committerEmail,
-          },
-        })
-      )
-        .toString('utf8')
-        .trim();
-
-      const updated = await this.git(['update-ref', `refs/heads/${input.branch}`, commitId, oldValue]);
-      if (updated.code !== 0)
-        return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
-      repositoryReadCache.invalidate(this.path);
-      await rememberIndex(this.path, tree, indexFile);
-      return { ok: true, commitId };
-    } finally {
-      await Promise.all([rm(indexFile, { force: true }), rm(`${indexFile}.lock`, { force: true })]);
     }
+
+    // Stage 3: what update-index refused or did. An update keeps the entry's mode (executable, symlink).
+    const mode = entry?.mode ?? MODE_FILE;
+    if (!verifyPath(filePath, input.action === 'delete' ? 0 : mode)) {
+      // update-index --index-info skips ("Ignoring path") a removal it considers invalid.
+      if (input.action === 'delete') return fail('empty_commit', 'the change leaves the tree unchanged');
+      throw new GitError(['update-index', filePath], 128, `error: Invalid path '${filePath}'`);
+    }
+    // The one expected clash: a file where the path needs a directory, such as creating `a/b` where `a` is
+    // a file (the entry checks above cover the other cases).
+    if (path?.blockedAt !== undefined)
+      return fail('file_exists', `${filePath} conflicts with an existing file or directory`);
+
+    const objects: EncodedObject[] = [];
+    let child: TreeEntry | null = null;
+    if (input.action !== 'delete') {
+      const blob = encodeObject('blob', input.content ?? Buffer.alloc(0));
+      objects.push(blob);
+      child = { name: segments[dirCount] ?? Buffer.alloc(0), mode, id: blob.id };
+    }
+    // Bottom-up: each directory without the old entry, with the new one; a directory left empty goes away
+    // (as it has no index entries), the root stays (the empty tree).
+    let tree = EMPTY_TREE_ID;
+    for (let depth = dirCount; depth >= 0; depth -= 1) {
+      const name = segments[depth] ?? Buffer.alloc(0);
+      const entries = (trees[depth] ?? []).filter(
+        // write-tree never writes a directory without files: an empty subtree does not survive a rebuild.
+        (e) => !e.name.equals(name) && !(e.mode === MODE_TREE && e.id === EMPTY_TREE_ID),
+      );
+      if (child) entries.push({ ...child, name });
+      if (entries.length === 0 && depth > 0) {
+        child = null;
+        continue;
+      }
+      const object = encodeObject('tree', serializeTree(entries));
+      objects.push(object);
+      child = { name: Buffer.alloc(0), mode: MODE_TREE, id: object.id };
+      tree = object.id;
+    }
+    if (tree === base?.tree) return fail('empty_commit', 'the change leaves the tree unchanged');
+
+    const parents = base ? [base.commit] : [];
+    let commit: EncodedObject;
+    try {
+      commit = encodeObject(
+        'commit',
+        commitContent({
+          tree,
+          parents,
+          author: { name: input.authorName, email: input.authorEmail },
+          committer: { name: input.committerName, email: input.committerEmail },
+          message: input.message,
+          date: currentCommitDate(),
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof CommitFormatError)) throw error;
+      const args = ['commit-tree', tree, ...parents.flatMap((parent) => ['-p', parent])];
+      throw new GitError(args, error.exitCode, error.message);
+    }
+    objects.push(commit);
+    const objectsDir = join(this.path, 'objects');
+    await Promise.all(objects.map((object) => writeLooseObject(objectsDir, object)));
+
+    // The compare-and-swap, git's own: `update-ref <ref> <new> <old>` through the repository's
+    // update-ref process. Any refusal is reported as branch_moved, as a failed update-ref was.
+    const ref = `refs/heads/${input.branch}`;
+    let outcome = await refUpdates.update(this.path, ref, commit.id, oldValue);
+    if (outcome === 'unknown') {
+      // git died between locking and committing: the commit is new, so the branch holds it (or moved on
+      // from it) exactly when the update happened.
+      const tip = (await this.readBranchTipsBatch([input.branch])).get(input.branch);
+      const applied =
+        tip !== undefined &&
+        (tip.commit === commit.id ||
+          (await this.git(['merge-base', '--is-ancestor', commit.id, tip.commit])).code === 0);
+      outcome = applied ? 'committed' : 'refused';
+    }
+    if (outcome !== 'committed')
+      return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
+    repositoryReadCache.invalidate(this.path);
+    return { ok: true, commitId: commit.id };
   }
 
   /** All branches, sorted by name, with their tip commits, from a single for-each-ref call. */
@@ -935,53 +913,63 @@ export class GitRepository {
     return out.length > 0;
   }
 
-  private async hashBlob(content: Buffer): Promise<string> {
-    return (await this.gitOk(['hash-object', '-w', '--stdin'], { input: content })).toString('utf8').trim();
+  /** Reads objects through the repository's long-running cat-file process. */
+  private async catFile(lines: string[]): Promise<(BatchObject | null)[]> {
+    try {
+      return await catFiles.read(this.path, lines);
+    } catch (error) {
+      throw new GitError(['cat-file', '--batch'], -1, error instanceof Error ? error.message : String(error));
+    }
   }
 
-  /**
-   * For each named branch that exists: its tip commit, root tree and the tree entry at `filePath`, all
-   * from one `cat-file --batch`. Each line resolves the ref again, so a branch moving meanwhile can make
-   * the entry newer than the commit; the final compare-and-swap on the commit then rejects the edit.
-   */
-  private async readSnapshots(names: string[], filePath: string): Promise<Map<string, Snapshot>> {
-    const slash = filePath.lastIndexOf('/');
-    const dir = filePath.slice(0, Math.max(slash, 0));
-    const entryName = filePath.slice(slash + 1);
-    const input = names
-      .map((name) => `refs/heads/${name}^{commit}\nrefs/heads/${name}${dir ? `:${dir}` : '^{tree}'}\n`)
-      .join('');
-    const result = await this.git(['cat-file', '--batch'], { input });
-    if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
-    const objects = parseBatchOutput(result.stdout);
-    const snapshots = new Map<string, Snapshot>();
+  /** Tips (commit and root tree) of the named branches that exist, from one cat-file round trip. */
+  private async readBranchTipsBatch(names: string[]): Promise<Map<string, BranchTip>> {
+    const objects = await this.catFile(names.map((name) => `refs/heads/${name}^{commit}`));
+    const tips = new Map<string, BranchTip>();
     names.forEach((name, i) => {
-      const commit = objects[2 * i];
-      const parent = objects[2 * i + 1];
+      const commit = objects[i];
       const tree =
         commit?.type === 'commit'
           ? /^tree ([0-9a-f]{40})/.exec(commit.content.toString('latin1'))?.[1]
           : undefined;
-      if (commit && tree) {
-        const entry = parent?.type === 'tree' ? findTreeEntry(parent.content, entryName) : null;
-        snapshots.set(name, { commit: commit.id, tree, entry });
-      }
+      if (commit && tree) tips.set(name, { commit: commit.id, tree });
     });
-    return snapshots;
+    return tips;
   }
 
-  /** Fills a private index with `tree`: a copy of the cached index when it matches, else read-tree. */
-  private async loadIndex(tree: string, env: { GIT_INDEX_FILE: string }): Promise<void> {
-    const cached = indexCache.get(this.path);
-    if (cached?.tree === tree) {
-      try {
-        await copyFile(cached.file, env.GIT_INDEX_FILE);
-        return;
-      } catch {
-        // Replaced by a concurrent commit meanwhile: read the tree instead.
-      }
+  /**
+   * The entries of the root tree and of each existing directory on the way to the last segment, from one
+   * cat-file round trip (`<tree>`, `<tree>:a`, `<tree>:a/b`…; all by the root's SHA, so consistent). The
+   * walk follows the parent's entries: it stops at the first missing directory, and `blockedAt` is the
+   * depth of a non-directory (file, symlink, submodule) where a directory is needed.
+   */
+  private async readTreesAlong(
+    root: string,
+    filePath: string,
+    segments: Buffer[],
+  ): Promise<{ trees: TreeEntry[][]; blockedAt?: number }> {
+    const names = filePath.split('/');
+    const prefixes: string[] = [];
+    for (let depth = 1; depth < segments.length; depth += 1) {
+      prefixes.push(`${root}:${names.slice(0, depth).join('/')}`);
     }
-    await this.gitOk(['read-tree', tree], { env });
+    const objects = await this.catFile([root, ...prefixes]);
+    const trees: TreeEntry[][] = [];
+    let expected: string = root;
+    for (let depth = 0; depth < segments.length; depth += 1) {
+      const object = objects[depth];
+      if (object?.type !== 'tree' || object.id !== expected) {
+        throw new GitError(['cat-file', '--batch'], -1, `tree ${expected} could not be read`);
+      }
+      const entries = parseTree(object.content);
+      trees.push(entries);
+      if (depth === segments.length - 1) break;
+      const next = findEntry(entries, segments[depth]);
+      if (next === null) break;
+      if (next.mode !== MODE_TREE) return { trees, blockedAt: depth + 1 };
+      expected = next.id;
+    }
+    return { trees };
   }
 
   /** git's own branch-name rules (`check-ref-format --branch`), plus the names git branch refuses. */
@@ -991,6 +979,12 @@ export class GitRepository {
     // `--branch` expands shorthands such as `@{-1}`: only a name that stays itself is a branch name.
     return result.code === 0 && result.stdout.toString('utf8').trim() === name;
   }
+}
+
+/** The entry named `name` in a parsed tree. */
+function findEntry(entries: readonly TreeEntry[], name: Buffer | undefined): TreeEntry | null {
+  if (name === undefined) return null;
+  return entries.find((entry) => entry.name.equals(name)) ?? null;
 }
 
 /** Parses `cat-file --batch` output: "<sha> <type> <size>\n<content>\n" or "<name> missing\n" per input. */
