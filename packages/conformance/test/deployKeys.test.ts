@@ -179,24 +179,32 @@ describe('adding a deploy key', () => {
 
 describe("listing and reading a project's keys", () => {
   it('lists the keys with can_push, paginated with the headers', async () => {
+    const client = target.as('maintainer');
+    // Keys other test files left on a shared server come first: the expectations are relative to them.
+    const before =
+      (
+        await client.GET(LIST, { params: { path: { id: privateProject }, query: { per_page: 100 } } })
+      ).data?.map((key) => key.id) ?? [];
     const ids = [
       await addedKeyId(privateProject, 'p1'),
       await addedKeyId(privateProject, 'p2'),
       await addedKeyId(privateProject, 'p3'),
     ];
-    const client = target.as('maintainer');
-    const all = await client.GET(LIST, { params: { path: { id: privateProject } } });
+    const expected = [...before, ...ids];
+    const all = await client.GET(LIST, {
+      params: { path: { id: privateProject }, query: { per_page: 100 } },
+    });
     expect(all.response.status).toBe(200);
-    expect(all.data?.map((key) => key.id)).toEqual(ids);
-    expect(all.data?.every((key) => key.can_push === false)).toBe(true);
+    expect(all.data?.map((key) => key.id)).toEqual(expected);
+    expect(all.data?.filter((key) => ids.includes(key.id)).every((key) => key.can_push === false)).toBe(true);
 
     const page = await client.GET(LIST, {
       params: { path: { id: privateProject }, query: { per_page: 2, page: 1 } },
     });
-    expect(page.data?.map((key) => key.id)).toEqual(ids.slice(0, 2));
+    expect(page.data?.map((key) => key.id)).toEqual(expected.slice(0, 2));
     const headers = page.response.headers;
-    expect(headers.get('X-Total')).toBe('3');
-    expect(headers.get('X-Total-Pages')).toBe('2');
+    expect(headers.get('X-Total')).toBe(String(expected.length));
+    expect(headers.get('X-Total-Pages')).toBe(String(Math.ceil(expected.length / 2)));
     expect(headers.get('X-Per-Page')).toBe('2');
     expect(headers.get('X-Page')).toBe('1');
     expect(headers.get('X-Next-Page')).toBe('2');
@@ -208,7 +216,7 @@ describe("listing and reading a project's keys", () => {
     )) {
       collected.push(key.id);
     }
-    expect(collected).toEqual(ids);
+    expect(collected).toEqual(expected);
   });
 
   it('reads one key; a key not enabled for the project or unknown is 404', async () => {

@@ -378,15 +378,19 @@ describe('updating and unprotecting', () => {
 
 describe('rules made through the API are enforced', () => {
   it('release/* (push 40) blocks a developer commit with 403 and lets a maintainer through', async () => {
-    expect((await commitFile('developer', 'release/1.0', 'before-rule.txt')).response.status).toBe(201);
-    expect((await protect('release/*')).status).toBe(201);
-    const denied = await commitFile('developer', 'release/1.0', 'after-rule.txt');
+    // A prefix of its own, so the rule is new even on a shared server where other files protected release/*.
+    const prefix = `release-${Date.now().toString(36)}`;
+    const release = `${prefix}/1.0`;
+    await createBranch(release);
+    expect((await commitFile('developer', release, 'before-rule.txt')).response.status).toBe(201);
+    expect((await protect(`${prefix}/*`)).status).toBe(201);
+    const denied = await commitFile('developer', release, 'after-rule.txt');
     expect(denied.response.status).toBe(403);
     expect(denied.error?.message).toMatch(/not allowed to push/);
-    expect((await commitFile('maintainer', 'release/1.0', 'after-rule.txt')).response.status).toBe(201);
+    expect((await commitFile('maintainer', release, 'after-rule.txt')).response.status).toBe(201);
     const branch = await target
       .as('developer')
-      .GET(BRANCH, { params: { path: { id: project, branch: 'release/1.0' } } });
+      .GET(BRANCH, { params: { path: { id: project, branch: release } } });
     expect(branch.data).toMatchObject({ protected: true, developers_can_push: false, can_push: false });
   });
 
