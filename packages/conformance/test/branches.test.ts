@@ -16,7 +16,24 @@ afterAll(async () => {
 const LIST = '/projects/{id}/repository/branches' as const;
 const ONE = '/projects/{id}/repository/branches/{branch}' as const;
 
+/** Distinguishes this run's branches from those of earlier runs against the same server. */
+const RUN = Date.now().toString(36);
+
+/** Creates `branch` from main as the maintainer (fixture branches may be deleted as merged by other tests). */
+async function ownBranch(branch: string): Promise<string> {
+  const created = await target
+    .as('maintainer')
+    .POST(LIST, { params: { path: { id: project } }, body: { branch, ref: 'main' } });
+  expect(created.response.status).toBe(201);
+  return branch;
+}
+
 describe('listing branches', () => {
+  const RELEASE = `release/${RUN}`;
+  beforeAll(async () => {
+    await ownBranch(RELEASE);
+  });
+
   it('lists branches sorted by name, without a token on a public project', async () => {
     const { data, response } = await target
       .as('anonymous')
@@ -24,7 +41,7 @@ describe('listing branches', () => {
     expect(response.status).toBe(200);
     const names = data?.map((b) => b.name) ?? [];
     expect(names).toEqual([...names].sort());
-    expect(names).toEqual(expect.arrayContaining(['main', 'develop', 'release/1.0']));
+    expect(names).toEqual(expect.arrayContaining(['main', 'develop', RELEASE]));
     const main = data?.find((b) => b.name === 'main');
     expect(main).toMatchObject({ default: true, protected: true, merged: false, can_push: false });
     expect(main?.commit.id).toMatch(/^[0-9a-f]{40}$/);
@@ -40,13 +57,13 @@ describe('listing branches', () => {
       ).data?.map((b) => b.name) ?? [];
     // Other test files may add branches on a shared server: every match must fit, and the fixtures must be there.
     const startsWithRel = await names('^rel');
-    expect(startsWithRel).toContain('release/1.0');
+    expect(startsWithRel).toContain(RELEASE);
     expect(startsWithRel.every((name) => name.startsWith('rel'))).toBe(true);
     const endsWithElop = await names('elop$');
     expect(endsWithElop).toContain('develop');
     expect(endsWithElop.every((name) => name.endsWith('elop'))).toBe(true);
     const containsLease = await names('lease');
-    expect(containsLease).toContain('release/1.0');
+    expect(containsLease).toContain(RELEASE);
     expect(containsLease.every((name) => name.includes('lease'))).toBe(true);
     expect(containsLease).not.toContain('main');
     expect(await names('^nothing-like-this')).toEqual([]);
@@ -109,12 +126,17 @@ describe('listing branches', () => {
 });
 
 describe('one branch', () => {
+  const MERGED = `feature/merged-${RUN}`;
+  beforeAll(async () => {
+    await ownBranch(MERGED);
+  });
+
   it('reads a branch whose name contains a slash, with merged and protection flags', async () => {
     const { data } = await target
       .as('developer')
-      .GET(ONE, { params: { path: { id: project, branch: 'feature/merged-already' } } });
+      .GET(ONE, { params: { path: { id: project, branch: MERGED } } });
     expect(data).toMatchObject({
-      name: 'feature/merged-already',
+      name: MERGED,
       merged: true,
       protected: false,
       default: false,

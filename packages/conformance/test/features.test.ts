@@ -178,6 +178,8 @@ describe('GET /features', () => {
   it('lists every feature by name with its gates, paginated', async () => {
     await setOk('list_a', { value: true });
     await setOk('list_b', { value: 10 });
+    // A third, so that page 2 of 1 per page has a next page whatever else exists.
+    await setOk('list_c', { value: false });
     const { data, response } = await target.as('admin').GET(LIST, { params: { query: { per_page: 100 } } });
     expect(response.status).toBe(200);
     const names = data?.map((feature) => feature.name) ?? [];

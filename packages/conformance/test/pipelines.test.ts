@@ -33,11 +33,13 @@ const STOPPED: readonly Status[] = ['success', 'failed', 'canceled', 'skipped', 
 const ZERO_SHA = '0'.repeat(40);
 
 let branchCounter = 0;
+/** Distinguishes this run's branches from those of earlier runs against the same server. */
+const RUN = Date.now().toString(36);
 
 /** A new branch of `id` from its default branch whose CI configuration is `config`; returns its name. */
 async function branchWithConfig(config: string, id = project, role: Role = 'maintainer'): Promise<string> {
   branchCounter += 1;
-  const branch = `ci/case-${branchCounter}`;
+  const branch = `ci/case-${RUN}-${branchCounter}`;
   const client = target.as(role);
   const created = await client.POST('/projects/{id}/repository/branches', {
     params: { path: { id } },
@@ -198,9 +200,29 @@ describe('POST /projects/:id/pipeline', () => {
   });
 
   it('answers 400 "Missing CI config file" when the ref has no configuration', async () => {
+    // A branch of its own without the file (on a shared server, another file may have added one to main).
+    branchCounter += 1;
+    const ref = `ci/none-${RUN}-${branchCounter}`;
+    const maintainer = target.as('maintainer');
+    const branched = await maintainer.POST('/projects/{id}/repository/branches', {
+      params: { path: { id: privateProject } },
+      body: { branch: ref, ref: 'main' },
+    });
+    expect(branched.response.status).toBe(201);
+    const params = { path: { id: privateProject, file_path: CI_FILE } };
+    const existing = await maintainer.GET('/projects/{id}/repository/files/{file_path}', {
+      params: { ...params, query: { ref } },
+    });
+    if (existing.response.status === 200) {
+      const removed = await maintainer.DELETE('/projects/{id}/repository/files/{file_path}', {
+        params,
+        body: { branch: ref, commit_message: 'no CI' },
+      });
+      expect(removed.response.status).toBe(204);
+    } else expect(existing.response.status).toBe(404);
     const { response, error } = await target
       .as('developer')
-      .POST(CREATE, { params: { path: { id: privateProject } }, body: { ref: 'main' } });
+      .POST(CREATE, { params: { path: { id: privateProject } }, body: { ref } });
     expect(response.status).toBe(400);
     expect(error).toEqual({ message: { base: ['Missing CI config file'] } });
   });
@@ -702,7 +724,8 @@ describe('pipelines for tags', () => {
   );
 });
 
-describe('GET /projects/:id/pipelines/:pipeline_id/test_report', () => {
+// In order: the flag is switched on for one project, then for everyone, then off.
+describe('GET /projects/:id/pipelines/:pipeline_id/test_report', { shuffle: false }, () => {
   const REPORTING = `
 stages: [test, report]
 unit:
@@ -739,6 +762,8 @@ e2e:
   let privatePipeline: Pipeline;
 
   beforeAll(async () => {
+    // Off, as by default, whatever another file on a shared server left behind.
+    expect((await target.as('admin').DELETE(FEATURE, feature)).response.status).toBe(204);
     pipeline = await waitFor((await createPipeline(await branchWithConfig(REPORTING))).id);
     privatePipeline = await waitFor(
       (await createPipeline(await branchWithConfig(REPORTING, privateProject), { id: privateProject })).id,

@@ -277,6 +277,8 @@ describe('create, list and update', () => {
   });
 
   it('paginates the list with the X-* and Link headers', async () => {
+    // Three mirrors of its own, so there are at least three pages whatever ran before.
+    for (let n = 0; n < 3; n += 1) await createMirror({ url: `https://example.com/page-${n}.git` });
     const { data, response } = await target
       .as('maintainer')
       .GET(LIST, { params: { path: { id: project }, query: { per_page: 1, page: 2 } } });
