@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import type { Db } from '../store/database.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
-import type { Caller } from './caller.js';
+import { type Caller, requireScope, requireUser, type ScopeNeed } from './caller.js';
 
 export const AccessLevel = {
   NO_ACCESS: 0,
@@ -168,6 +168,22 @@ export async function resolveProject(
   // An anonymous caller who may see the project but not act on it must authenticate first: 401, not 403.
   if (accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
   return { project, namespace, accessLevel };
+}
+
+/**
+ * A project for an operation that needs a signed-in caller: 401 without a valid token (even for a project the
+ * caller cannot see), 403 when the token's scope falls short, then resolveProject's 404 and 403.
+ */
+export async function resolveProjectForSignedIn(
+  db: Db,
+  caller: Caller,
+  idOrPath: string,
+  scope: ScopeNeed,
+  minLevel: number,
+): Promise<ProjectAccess> {
+  requireUser(caller);
+  requireScope(caller, scope);
+  return resolveProject(db, caller, idOrPath, minLevel);
 }
 
 /**

@@ -7,8 +7,8 @@ import {
   AccessLevel,
   type ProjectAccess,
   projectFullPath,
-  resolveProject,
   resolveProjectForRepositoryRead,
+  resolveProjectForSignedIn,
 } from './access.js';
 import {
   developersCan,
@@ -17,7 +17,7 @@ import {
   matchingRules,
   type ProtectionRule,
 } from './branchProtection.js';
-import { type Caller, requireScope, requireUser } from './caller.js';
+import { type Caller, requireScope } from './caller.js';
 import { repositoryOf } from './repositories.js';
 
 export type Branch = Schemas['Branch'];
@@ -115,9 +115,7 @@ export async function createBranch(
   origin: string,
 ): Promise<Branch> {
   // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
-  requireUser(caller);
-  requireScope(caller, 'api');
-  const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
   const result = await repositoryOf(context, access.project).createBranch(name, ref);
   if (!result.ok) {
     if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
@@ -135,9 +133,7 @@ export async function deleteBranch(
   name: string,
 ): Promise<void> {
   // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
-  requireUser(caller);
-  requireScope(caller, 'api');
-  const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
   const repo = repositoryOf(context, access.project);
   const branch = await repo.getBranch(name);
   if (!branch) throw notFound('Branch');
@@ -159,9 +155,7 @@ export async function deleteMergedBranches(
   projectId: string,
 ): Promise<string[]> {
   // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
-  requireUser(caller);
-  requireScope(caller, 'api');
-  const access = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
   const repo = repositoryOf(context, access.project);
   const rules = await loadProtectionRules(context.db, access.project.id);
   const candidates = [...(await repo.mergedBranches(access.project.default_branch))].filter(

@@ -6,7 +6,7 @@ import type { RequestBody, Schemas } from '../http/types.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/database.js';
 import type { DeployKeysTable } from '../store/tables.js';
-import { AccessLevel, type ProjectAccess, projectAccessLevel, resolveProject } from './access.js';
+import { AccessLevel, projectAccessLevel, resolveProjectForSignedIn } from './access.js';
 import { toBoolean } from './booleans.js';
 import { type Caller, requireScope, requireUser } from './caller.js';
 import { parseSshPublicKey } from './sshPublicKey.js';
@@ -41,18 +41,6 @@ function presentInstanceKey(row: DeployKeyRow): DeployKeyInstance {
 
 function presentProjectKey(row: DeployKeyRow & { can_push: number }): DeployKey {
   return { ...presentInstanceKey(row), can_push: row.can_push === 1 };
-}
-
-/** The project-level operations need a signed-in maintainer; reads a read scope, writes `api`. */
-async function resolveForDeployKeys(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  scope: 'read_api' | 'api',
-): Promise<ProjectAccess> {
-  requireUser(caller);
-  requireScope(caller, scope);
-  return resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
 }
 
 function projectKeys(db: Db, projectId: number) {
@@ -134,7 +122,13 @@ export async function listProjectDeployKeys(
   projectId: string,
   window: PageWindow,
 ): Promise<DeployKeyPage<DeployKey>> {
-  const { project } = await resolveForDeployKeys(context, caller, projectId, 'read_api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   const { total } = await context.db
     .selectFrom('deploy_keys_projects')
     .select((eb) => eb.fn.countAll<number>().as('total'))
@@ -154,7 +148,13 @@ export async function getDeployKey(
   projectId: string,
   keyId: number,
 ): Promise<DeployKey> {
-  const { project } = await resolveForDeployKeys(context, caller, projectId, 'read_api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   return requireProjectKey(context.db, project.id, keyId);
 }
 
@@ -169,7 +169,13 @@ export async function addDeployKey(
   projectId: string,
   body: AddDeployKeyRequest,
 ): Promise<DeployKey> {
-  const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const title = checkTitle(body.title);
   const parsed = parseSshPublicKey(typeof body.key === 'string' ? body.key : '');
   if (!parsed.ok) throw new ApiError(400, { message: { key: ['is invalid', parsed.reason] } });
@@ -225,7 +231,13 @@ export async function updateDeployKey(
   keyId: number,
   body: UpdateDeployKeyRequest | undefined,
 ): Promise<DeployKey> {
-  const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   await requireProjectKey(context.db, project.id, keyId);
   const canPush = body?.can_push === undefined ? undefined : toBoolean(body.can_push);
   if (body?.can_push !== undefined && canPush === undefined)
@@ -259,7 +271,13 @@ export async function deleteDeployKey(
   projectId: string,
   keyId: number,
 ): Promise<void> {
-  const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   await requireProjectKey(context.db, project.id, keyId);
   await context.db.transaction().execute(async (trx) => {
     await trx
@@ -286,7 +304,13 @@ export async function enableDeployKey(
   projectId: string,
   keyId: number,
 ): Promise<DeployKey> {
-  const { project } = await resolveForDeployKeys(context, caller, projectId, 'api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const { db } = context;
   const enabled = await findProjectKey(db, project.id, keyId);
   if (enabled) return enabled;

@@ -11,6 +11,7 @@ import {
   projectFullPath,
   resolveProject,
   resolveProjectForRepositoryRead,
+  resolveProjectForSignedIn,
 } from './access.js';
 import { type Caller, requireScope, requireUser } from './caller.js';
 import type { FeatureActor } from './featureGates.js';
@@ -417,17 +418,6 @@ export async function getPipelineTestReport(
   return buildTestReport(jobs.map((job) => JSON.parse(job.test_report ?? '[]') as CiTestSuite[]));
 }
 
-async function resolveForWrite(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  minLevel: number,
-): Promise<ProjectAccess> {
-  requireUser(caller);
-  requireScope(caller, 'api');
-  return resolveProject(context.db, caller, projectId, minLevel);
-}
-
 /** Cancels a running or pending pipeline; any other pipeline is returned unchanged (as GitLab does). */
 export async function cancelPipeline(
   context: ServerContext,
@@ -436,7 +426,7 @@ export async function cancelPipeline(
   pipelineId: number,
   origin: string,
 ): Promise<Pipeline> {
-  const access = await resolveForWrite(context, caller, projectId, AccessLevel.DEVELOPER);
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
   await loadPipeline(context, access, pipelineId);
   await context.db.transaction().execute(async (trx) => {
     const state = await loadPipelineState(trx, pipelineId);
@@ -455,7 +445,7 @@ export async function retryPipeline(
   pipelineId: number,
   origin: string,
 ): Promise<Pipeline> {
-  const access = await resolveForWrite(context, caller, projectId, AccessLevel.DEVELOPER);
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
   await loadPipeline(context, access, pipelineId);
   const retried = await context.db.transaction().execute(async (trx) => {
     const state = await loadPipelineState(trx, pipelineId);
@@ -475,7 +465,7 @@ export async function deletePipeline(
   projectId: string,
   pipelineId: number,
 ): Promise<void> {
-  const access = await resolveForWrite(context, caller, projectId, AccessLevel.OWNER);
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.OWNER);
   await loadPipeline(context, access, pipelineId);
   // Jobs and variables go with it (foreign keys cascade); a queued runner step then finds nothing to do.
   await context.db.deleteFrom('pipelines').where('id', '=', pipelineId).execute();

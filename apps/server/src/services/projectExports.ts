@@ -15,9 +15,15 @@ import { maskCredentials } from '../git/repository.js';
 import { ApiError, invalidParameter } from '../http/errors.js';
 import type { RequestBody, Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
-import { AccessLevel, findProject, groupChain, type ProjectRow, resolveProject } from './access.js';
+import {
+  AccessLevel,
+  findProject,
+  groupChain,
+  type ProjectRow,
+  resolveProjectForSignedIn,
+} from './access.js';
 import { loadProtectionRules, type ProtectionRule } from './branchProtection.js';
-import { type Caller, requireScope, requireUser } from './caller.js';
+import type { Caller } from './caller.js';
 import {
   type ArchivedProtectedBranch,
   type PROTECTION_ACTIONS,
@@ -69,9 +75,13 @@ export async function scheduleProjectExport(
   projectId: string,
   request: RequestBody<'scheduleProjectExport'> | undefined,
 ): Promise<void> {
-  requireUser(caller);
-  requireScope(caller, 'api');
-  const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const upload = request?.upload;
   const uploadUrl = upload ? parseUploadUrl(upload.url) : null;
   const now = nowIso();
@@ -115,9 +125,13 @@ export async function projectExportStatus(
   projectId: string,
   origin: string,
 ): Promise<ProjectExportStatus> {
-  requireUser(caller);
-  requireScope(caller, 'read_api');
-  const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   const row = await context.db
     .selectFrom('project_exports')
     .select('status')
@@ -147,9 +161,13 @@ export async function projectExportDownload(
   caller: Caller,
   projectId: string,
 ): Promise<ExportDownload> {
-  requireUser(caller);
-  requireScope(caller, 'read_api');
-  const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   const row = await context.db
     .selectFrom('project_exports')
     .select('file_path')

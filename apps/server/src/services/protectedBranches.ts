@@ -13,7 +13,7 @@ import {
 import type { RequestBody, Schemas } from '../http/types.js';
 import type { Db } from '../store/database.js';
 import { nowIso } from '../store/database.js';
-import { AccessLevel, type ProjectAccess, projectAccessLevel, resolveProject } from './access.js';
+import { AccessLevel, type ProjectAccess, projectAccessLevel, resolveProjectForSignedIn } from './access.js';
 import { toBoolean } from './booleans.js';
 import {
   describeAccessLevel,
@@ -25,7 +25,7 @@ import {
   type ProtectionAction,
   type ProtectionRule,
 } from './branchProtection.js';
-import { type Caller, requireScope, requireUser, toCallerUser } from './caller.js';
+import { type Caller, toCallerUser } from './caller.js';
 
 export type ProtectedBranch = Schemas['ProtectedBranch'];
 type ProtectedBranchAccessLevel = Schemas['ProtectedBranchAccessLevel'];
@@ -36,18 +36,6 @@ const ACTIONS: readonly ProtectionAction[] = ['push', 'merge', 'unprotect'];
 
 /** One entry of a rule before it is stored: exactly one of a role, a user or a group. */
 type Grant = { accessLevel: ProtectionAccessLevel } | { userId: number } | { groupId: number };
-
-/** Every operation here needs a signed-in maintainer (GitLab v4); reads need a read scope, writes `api`. */
-async function resolveForProtection(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  scope: 'read_api' | 'api',
-): Promise<ProjectAccess> {
-  requireUser(caller);
-  requireScope(caller, scope);
-  return resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
-}
 
 async function requireRule(db: Db, projectId: number, name: string): Promise<ProtectionRule> {
   const rule = await findProtectionRule(db, projectId, name);
@@ -113,7 +101,13 @@ export async function listProtectedBranches(
   projectId: string,
   search: string | undefined,
 ): Promise<ProtectedBranch[]> {
-  const { project } = await resolveForProtection(context, caller, projectId, 'read_api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   const term = search?.toLowerCase() ?? '';
   const rules = (await loadProtectionRules(context.db, project.id))
     .filter((rule) => rule.name.toLowerCase().includes(term))
@@ -127,7 +121,13 @@ export async function getProtectedBranch(
   projectId: string,
   name: string,
 ): Promise<ProtectedBranch> {
-  const { project } = await resolveForProtection(context, caller, projectId, 'read_api');
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   return presentRule(context.db, await requireRule(context.db, project.id, name));
 }
 
@@ -208,7 +208,13 @@ export async function protectBranch(
   projectId: string,
   body: ProtectBranchRequest,
 ): Promise<ProtectedBranch> {
-  const access = await resolveForProtection(context, caller, projectId, 'api');
+  const access = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const name = typeof body.name === 'string' ? body.name.trim() : '';
   if (name === '') throw missingParameter('name');
   const request = body as Record<string, unknown>;
@@ -277,7 +283,13 @@ export async function unprotectBranch(
   projectId: string,
   name: string,
 ): Promise<void> {
-  const access = await resolveForProtection(context, caller, projectId, 'api');
+  const access = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const rule = await requireRule(context.db, access.project.id, name);
   if (!(await isAllowed(context.db, caller, access.accessLevel, [rule], 'unprotect'))) {
     throw forbidden('403 Forbidden - You are not allowed to unprotect this branch');
@@ -293,7 +305,13 @@ export async function updateProtectedBranch(
   name: string,
   body: UpdateProtectedBranchRequest | undefined,
 ): Promise<ProtectedBranch> {
-  const access = await resolveForProtection(context, caller, projectId, 'api');
+  const access = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const rule = await requireRule(context.db, access.project.id, name);
   const given = body?.code_owner_approval_required;
   if (given !== undefined) {

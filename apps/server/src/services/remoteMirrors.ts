@@ -8,8 +8,8 @@ import { ApiError, notFound } from '../http/errors.js';
 import type { RequestBody, Schemas } from '../http/types.js';
 import { nowIso } from '../store/database.js';
 import type { RemoteMirrorsTable } from '../store/tables.js';
-import { AccessLevel, resolveProject } from './access.js';
-import { type Caller, requireScope, requireUser } from './caller.js';
+import { AccessLevel, resolveProjectForSignedIn } from './access.js';
+import type { Caller } from './caller.js';
 import { checkMirrorUrl, isInside, localPathOf, maskMirrorUrl } from './remoteMirrorUrl.js';
 
 export type RemoteMirror = Schemas['RemoteMirror'];
@@ -100,9 +100,13 @@ export async function listRemoteMirrors(
   projectId: string,
 ): Promise<RemoteMirror[]> {
   // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
-  requireUser(caller);
-  requireScope(caller, 'read_api');
-  const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'read_api',
+    AccessLevel.MAINTAINER,
+  );
   const rows = await context.db
     .selectFrom('remote_mirrors')
     .selectAll()
@@ -119,9 +123,13 @@ export async function createRemoteMirror(
   body: RequestBody<'createRemoteMirror'>,
 ): Promise<RemoteMirror> {
   // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
-  requireUser(caller);
-  requireScope(caller, 'api');
-  const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const problem = await mirrorUrlProblem(context, body.url);
   if (problem) throw urlError(problem);
   const row = await context.db
@@ -154,9 +162,13 @@ export async function updateRemoteMirror(
   body: RequestBody<'updateRemoteMirror'>,
 ): Promise<RemoteMirror> {
   // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
-  requireUser(caller);
-  requireScope(caller, 'api');
-  const { project } = await resolveProject(context.db, caller, projectId, AccessLevel.MAINTAINER);
+  const { project } = await resolveProjectForSignedIn(
+    context.db,
+    caller,
+    projectId,
+    'api',
+    AccessLevel.MAINTAINER,
+  );
   const flag = (value: boolean | undefined): number | undefined =>
     value === undefined ? undefined : value ? 1 : 0;
   const changes = {
