@@ -1,6 +1,5 @@
 // Request (and optionally response) validation against the bundled spec, with the adjustments the API needs.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { bundledSpecJsonPath } from '@collab/spec';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
@@ -80,51 +79,14 @@ export function hasOwnServers(_path: string, item: Record<string, unknown>): boo
   return Array.isArray(item.servers);
 }
 
-type PathToRegexp = (path: string, options?: Record<string, unknown>) => unknown;
-
-/**
- * express-openapi-validator 5.6 finds a request's operation by compiling a regular expression for every
- * path of the spec on every request (lookupRoute in openapi.metadata.js): with a hundred paths that was a
- * quarter of the server's CPU time. The compiled expressions depend only on their arguments, so the
- * path-to-regexp module the validator uses gets a memoizing pathToRegexp. Express's own router, which
- * shares the module, compiles its routes once anyway.
- */
-export function memoizeValidatorRouteCompilation(): void {
-  const requireFromValidator = createRequire(import.meta.resolve('express-openapi-validator'));
-  const pathToRegexpModule = requireFromValidator('path-to-regexp') as {
-    pathToRegexp: PathToRegexp & { memoized?: true };
-  };
-  if (pathToRegexpModule.pathToRegexp.memoized) return;
-  const original = pathToRegexpModule.pathToRegexp;
-  // The validator passes only the two routing switches: one map per switch combination, keyed by path.
-  const compiled = new Map<string, Map<string, unknown>>();
-  const memoized: PathToRegexp & { memoized?: true } = (path, options) => {
-    const { sensitive, strict, ...other } = options ?? {};
-    if (typeof path !== 'string' || Object.keys(other).length > 0) return original(path, options);
-    const switches = `${sensitive ? 1 : 0}${strict ? 1 : 0}`;
-    let byPath = compiled.get(switches);
-    if (!byPath) {
-      byPath = new Map();
-      compiled.set(switches, byPath);
-    }
-    let result = byPath.get(path);
-    if (result === undefined) {
-      result = original(path, options);
-      byPath.set(path, result);
-    }
-    return result;
-  };
-  memoized.memoized = true;
-  pathToRegexpModule.pathToRegexp = memoized;
-}
-
 export interface ValidatorOptions {
   apiSpec: Record<string, unknown>;
   validateResponses: boolean;
 }
 
 export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
-  memoizeValidatorRouteCompilation();
+  // Route lookup: patches/express-openapi-validator@5.6.2.patch compiles the spec's routes once into an index
+  // (5.6 compiled and tried every route on every request, a quarter of the CPU time of a read).
   return OpenApiValidator.middleware({
     // The validator mutates the document it is given; apiDocumentFor hands it a copy.
     apiSpec: options.apiSpec as never,

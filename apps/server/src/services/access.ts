@@ -2,7 +2,8 @@
 
 import { sql } from 'kysely';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
-import type { Db } from '../store/database.js';
+import { type Db, todayIso } from '../store/database.js';
+import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
 import { type Caller, requireScope, requireUser, type ScopeNeed } from './caller.js';
 
@@ -91,7 +92,7 @@ export async function projectAccessLevel(
     .selectAll()
     .where('project_id', '=', project.id)
     .execute();
-  const today = new Date().toISOString().slice(0, 10);
+  const today = todayIso();
   for (const link of links) {
     if (link.expires_at && link.expires_at < today) continue;
     const linkChain = await groupChain(db, link.group_id);
@@ -158,16 +159,31 @@ export async function resolveProject(
   idOrPath: string,
   minLevel = 0,
 ): Promise<ProjectAccess> {
-  const project = await findProject(db, idOrPath);
-  if (!project) throw notFound('Project');
-  const chain = await groupChain(db, project.namespace_id);
-  const namespace = chain[0];
-  if (!namespace) throw notFound('Project');
-  const accessLevel = await projectAccessLevel(db, caller, project, chain);
-  if (!canSee(caller, project.visibility, accessLevel)) throw notFound('Project');
+  const access = await projectAccessFor(db, caller, idOrPath);
+  if (!access || !canSee(caller, access.project.visibility, access.accessLevel)) throw notFound('Project');
   // An anonymous caller who may see the project but not act on it must authenticate first: 401, not 403.
-  if (accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
-  return { project, namespace, accessLevel };
+  if (access.accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
+  return access;
+}
+
+// Nearly every request resolves its project and the caller's level first (four queries or more); the answer
+// only changes when the database does.
+const projectAccessCache = new CachedUntilDatabaseChange<ProjectAccess | undefined>(5000);
+
+/** The project, its namespace and the caller's level, whether or not the caller may see it. */
+function projectAccessFor(db: Db, caller: Caller, idOrPath: string): Promise<ProjectAccess | undefined> {
+  const user = caller.user;
+  // The level depends on the user alone, and on the day (shares with a group expire).
+  const key = `${user?.id ?? 'anonymous'}:${user?.isAdmin ? 'admin' : ''}:${todayIso()}:${idOrPath}`;
+  return projectAccessCache.get(db, key, async () => {
+    const project = await findProject(db, idOrPath);
+    if (!project) return undefined;
+    const chain = await groupChain(db, project.namespace_id);
+    const namespace = chain[0];
+    if (!namespace) return undefined;
+    const accessLevel = await projectAccessLevel(db, caller, project, chain);
+    return { project, namespace, accessLevel };
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 // Which protected-branch rules match a branch, and what they allow a caller to do there.
 import type { Db } from '../store/database.js';
+import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import { AccessLevel, groupChain } from './access.js';
 import type { Caller } from './caller.js';
 
@@ -55,7 +56,15 @@ export function describeAccessLevel(level: ProtectionAccessLevel): string {
   }
 }
 
-export async function loadProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
+// Read on every branch listing and commit; they change only with the database.
+const protectionRulesCache = new CachedUntilDatabaseChange<ProtectionRule[]>(1000);
+
+/** The project's protection rules, by name (shared between requests: do not modify). */
+export function loadProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
+  return protectionRulesCache.get(db, String(projectId), () => readProtectionRules(db, projectId));
+}
+
+async function readProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
   const rules = await db
     .selectFrom('protected_branches')
     .selectAll()

@@ -1,7 +1,7 @@
 // Who is calling: the user behind the token (or nobody) and what the token's scopes allow.
 import { createHash } from 'node:crypto';
 import { insufficientScope, unauthorized } from '../http/errors.js';
-import type { Db } from '../store/database.js';
+import { type Db, todayIso } from '../store/database.js';
 import type { UsersTable } from '../store/tables.js';
 
 export interface CallerUser {
@@ -71,7 +71,7 @@ export async function callerForToken(db: Db, token: string): Promise<Caller> {
     cache.set(digest, cached);
   }
   if (cached === 'invalid') throw unauthorized();
-  if (cached.expiresAt && cached.expiresAt <= new Date().toISOString().slice(0, 10)) throw unauthorized();
+  if (cached.expiresAt && cached.expiresAt <= todayIso()) throw unauthorized();
   return cached.caller;
 }
 

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { migrationProvider } from './migrations/index.js';
+import { trackDatabaseVersion } from './databaseVersion.js';
 import { withStatementCache } from './statementCache.js';
 import type { Database } from './tables.js';
 
@@ -24,10 +25,16 @@ export async function openDatabase(dataDir: string): Promise<Db> {
     await db.destroy();
     throw new Error(`database migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);
   }
+  trackDatabaseVersion(db, sqlite);
   return db;
 }
 
 /** The current time as the API renders timestamps (ISO 8601 UTC with milliseconds). */
 export function nowIso(): string {
   return new Date().toISOString();
+}
+
+/** Today's date in UTC, as the API renders dates (YYYY-MM-DD). */
+export function todayIso(): string {
+  return nowIso().slice(0, 10);
 }

@@ -1,0 +1,62 @@
+// Which state of the database a value was read from, so that reads can be cached until the next write.
+//
+// SQLite keeps two counters that together change whenever the data may have changed: total_changes() counts
+// the rows this connection has inserted, updated or deleted (exact, and cheap: 0.15 µs), and PRAGMA
+// data_version changes when another connection (the move-storage command, another server process on the
+// same file) commits. The pragma costs about 5 µs, so it is read once per turn of the event loop: every
+// request whose bytes had arrived when the turn began sees any commit that happened before it was sent.
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import type { Db } from './database.js';
+
+const versionReaders = new WeakMap<Db, () => string | undefined>();
+
+export function trackDatabaseVersion(db: Db, sqlite: SqliteDatabase): void {
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  let dataVersionThisTurn: number | undefined;
+  versionReaders.set(db, () => {
+    // Inside a transaction the data read may yet be rolled back (and total_changes does not go back): no
+    // version, so nothing read then is cached.
+    if (sqlite.inTransaction) return undefined;
+    if (dataVersionThisTurn === undefined) {
+      dataVersionThisTurn = dataVersion.get() as number;
+      setImmediate(() => {
+        dataVersionThisTurn = undefined;
+      });
+    }
+    return `${totalChanges.get() as number}:${dataVersionThisTurn}`;
+  });
+}
+
+/** The current version of the database behind `db`, or undefined when it cannot be told (a transaction). */
+export function databaseVersion(db: Db): string | undefined {
+  return versionReaders.get(db)?.();
+}
+
+/**
+ * Values computed from the database, kept until the database changes: any write, by this process or by
+ * another on the same file, drops every entry. A value is kept only when no write happened while it was
+ * computed. The values are shared between requests: callers must not modify them.
+ */
+export class CachedUntilDatabaseChange<Value> {
+  private readonly byDatabase = new WeakMap<Db, { version: string; entries: Map<string, Value> }>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  async get(db: Db, key: string, compute: () => Promise<Value>): Promise<Value> {
+    const version = databaseVersion(db);
+    if (version === undefined) return compute();
+    let cache = this.byDatabase.get(db);
+    if (!cache || cache.version !== version) {
+      cache = { version, entries: new Map() };
+      this.byDatabase.set(db, cache);
+    }
+    if (cache.entries.has(key)) return cache.entries.get(key) as Value;
+    const value = await compute();
+    if (databaseVersion(db) === version) {
+      if (cache.entries.size >= this.maxEntries) cache.entries.clear();
+      cache.entries.set(key, value);
+    }
+    return value;
+  }
+}
