@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import { migrationProvider } from './migrations/index.js';
 import { trackDatabaseVersion } from './databaseVersion.js';
+import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './statementCache.js';
 import type { Database } from './tables.js';
 

@@ -24,7 +24,10 @@ afterEach(async () => {
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function addFeature(target: Db, name: string): Promise<void> {
-  await target.insertInto('features').values({ name, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }).execute();
+  await target
+    .insertInto('features')
+    .values({ name, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' })
+    .execute();
 }
 
 /** A cache whose values count how often they were computed. */
