@@ -25,6 +25,29 @@ describe('RepositoryReadCache', () => {
     expect(await cache.get('/b', 'k', load)).toBe(2);
   });
 
+  it('drops a repository when a newer generation is noted, not for the same or an older one', async () => {
+    const cache = new RepositoryReadCache(10);
+    let loads = 0;
+    const load = async () => ++loads;
+    cache.noteGeneration('/r', 3);
+    expect(await cache.get('/r', 'k', load)).toBe(1);
+    cache.noteGeneration('/r', 3);
+    cache.noteGeneration('/r', 2);
+    expect(await cache.get('/r', 'k', load)).toBe(1);
+    // Another process changed the repository: the project row read afterwards carries generation 4.
+    cache.noteGeneration('/r', 4);
+    expect(await cache.get('/r', 'k', load)).toBe(2);
+  });
+
+  it('drops entries read before any generation was noted', async () => {
+    const cache = new RepositoryReadCache(10);
+    let loads = 0;
+    const load = async () => ++loads;
+    await cache.get('/r', 'k', load);
+    cache.noteGeneration('/r', 0);
+    expect(await cache.get('/r', 'k', load)).toBe(2);
+  });
+
   it('does not keep failures or oversized values, and stays within its entry bound', async () => {
     const cache = new RepositoryReadCache(2);
     await expect(cache.get('/r', 'fail', async () => Promise.reject(new Error('x')))).rejects.toThrow('x');

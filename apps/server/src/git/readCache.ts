@@ -2,7 +2,9 @@
 // repositories go through this server (there is no git transport), so invalidating on our own writes keeps
 // the cache exact, and reads of files and branches need no git process at all once warm. A repository
 // directory replaced by another process (a storage move run as a command) has another inode or change time
-// (inode numbers alone are reused): that drops its entries too.
+// (inode numbers alone are reused): that drops its entries too. A change made by another server process on
+// the same data directory is told by the repository's generation, a counter in the database that the writer
+// bumps after the change (noteGeneration).
 import { statSync } from 'node:fs';
 
 /** Values larger than this are not kept (file contents), so memory stays bounded by the entry count. */
@@ -11,6 +13,7 @@ const MAX_CACHED_BYTES = 256 * 1024;
 export class RepositoryReadCache {
   private readonly repositories = new Map<string, Map<string, Promise<unknown>>>();
   private readonly identities = new Map<string, string>();
+  private readonly generations = new Map<string, number>();
   private entries = 0;
 
   constructor(private readonly maxEntries: number) {}
@@ -45,6 +48,20 @@ export class RepositoryReadCache {
     return loading;
   }
 
+  /**
+   * A generation of the repository read from the database: a newer one than seen before means that the
+   * repository changed since (maybe in another process), so its entries go. An older one (a request that
+   * read its project before the change) keeps them: they are at least as new as it is.
+   */
+  noteGeneration(repository: string, generation: number): void {
+    const known = this.generations.get(repository);
+    if (known !== undefined && generation <= known) return;
+    // Entries read before any generation was seen cannot be dated: they go as well.
+    this.invalidate(repository);
+    if (this.generations.size >= this.maxEntries) this.clear();
+    this.generations.set(repository, generation);
+  }
+
   /** Drops everything known about a repository: call after every change to it. */
   invalidate(repository: string): void {
     const cached = this.repositories.get(repository);
@@ -56,6 +73,7 @@ export class RepositoryReadCache {
   clear(): void {
     this.repositories.clear();
     this.identities.clear();
+    this.generations.clear();
     this.entries = 0;
   }
 

@@ -2,6 +2,7 @@
 // job pushes the project's branches for real, recording started → finished or failed on the mirror.
 import type { ServerContext } from '../context.js';
 import { maskCredentials } from '../git/repository.js';
+import type { ProjectRow } from '../services/access.js';
 import { loadProtectionRules, matchingRules } from '../services/branchProtection.js';
 import {
   MIRROR_UPDATE_JOB,
@@ -70,7 +71,7 @@ export async function updateMirror(context: ServerContext, mirrorId: number): Pr
 async function push(
   context: ServerContext,
   mirror: { url: string; only_protected_branches: number; keep_divergent_refs: number },
-  project: { id: number; repository_storage: string },
+  project: Pick<ProjectRow, 'id' | 'repository_storage' | 'repository_generation'>,
 ): Promise<PushOutcome> {
   // Checked again at push time: the data directory or a symlink on the way may have changed since.
   const problem = await mirrorUrlProblem(context, mirror.url);

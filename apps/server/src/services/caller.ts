@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { insufficientScope, unauthorized } from '../http/errors.js';
 import { type Db, todayIso } from '../store/database.js';
+import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import type { UsersTable } from '../store/tables.js';
 
 export interface CallerUser {
@@ -44,32 +45,14 @@ interface CachedToken {
   expiresAt: string | null;
 }
 
-/**
- * Tokens and their users come from the fixtures and do not change while the server runs, so each token is
- * looked up once per database. Anything that comes to change users or tokens at run time must call
- * forgetCachedCallers.
- */
-const tokenCaches = new WeakMap<Db, Map<string, CachedToken | 'invalid'>>();
-const MAX_CACHED_TOKENS = 10_000;
-
-export function forgetCachedCallers(db: Db): void {
-  tokenCaches.delete(db);
-}
+// Every request looks its token up; tokens and users change only with the database (a revocation or a
+// blocked user in this or another server process drops the cache).
+const tokenCache = new CachedUntilDatabaseChange<CachedToken | 'invalid'>(10_000);
 
 /** Finds the caller of a token; an unknown, revoked or expired token, or a blocked user, is a 401. */
 export async function callerForToken(db: Db, token: string): Promise<Caller> {
   const digest = hashToken(token);
-  let cache = tokenCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    tokenCaches.set(db, cache);
-  }
-  let cached = cache.get(digest);
-  if (cached === undefined) {
-    cached = await lookUpToken(db, digest);
-    if (cache.size >= MAX_CACHED_TOKENS) cache.clear();
-    cache.set(digest, cached);
-  }
+  const cached = await tokenCache.get(db, digest, () => lookUpToken(db, digest));
   if (cached === 'invalid') throw unauthorized();
   if (cached.expiresAt && cached.expiresAt <= todayIso()) throw unauthorized();
   return cached.caller;

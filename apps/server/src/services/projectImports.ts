@@ -237,6 +237,7 @@ export async function importProject(
             creator_id: user.id,
             created_at: now,
             last_activity_at: now,
+            repository_generation: 0,
           })
           .returning('id')
           .executeTakeFirstOrThrow());

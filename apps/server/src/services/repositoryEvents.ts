@@ -14,7 +14,10 @@ export class RepositoryEvents {
   async changed(db: Db, projectId: number): Promise<void> {
     await db
       .updateTable('projects')
-      .set({ last_activity_at: new Date().toISOString() })
+      .set((eb) => ({
+        last_activity_at: new Date().toISOString(),
+        repository_generation: eb('repository_generation', '+', 1),
+      }))
       .where('id', '=', projectId)
       .execute();
     for (const listener of this.listeners) await listener(projectId);

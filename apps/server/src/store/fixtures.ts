@@ -148,6 +148,7 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         creator_id: userId(project.creator),
         created_at: now,
         last_activity_at: now,
+        repository_generation: 0,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -49,6 +49,8 @@ export interface ProjectsTable {
   creator_id: number;
   created_at: string;
   last_activity_at: string;
+  /** Bumped after every change of the repository: other processes drop their cached reads of it. */
+  repository_generation: number;
 }
 
 export interface MembersTable {

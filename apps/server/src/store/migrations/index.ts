@@ -7,6 +7,7 @@ import * as m004 from './004_features.js';
 import * as m005 from './005_remote_mirrors.js';
 import * as m006 from './006_project_repository_storage_moves.js';
 import * as m007 from './007_project_export_import.js';
+import * as m008 from './008_project_repository_generation.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '005_remote_mirrors': m005,
   '006_project_repository_storage_moves': m006,
   '007_project_export_import': m007,
+  '008_project_repository_generation': m008,
 };
 
 export const migrationProvider: MigrationProvider = {
