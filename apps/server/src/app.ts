@@ -1,8 +1,7 @@
 // Builds the Express application: docs, then the validated API under /api/v4, then the error handler.
-import { mkdir } from 'node:fs/promises';
 import express, { type Express } from 'express';
 import type { ServerContext } from './context.js';
-import { RepositoryStorages } from './git/storages.js';
+import { type DataDirectoryOptions, openDataDirectory } from './dataDirectory.js';
 import { authenticate } from './http/auth.js';
 import { docsRouter } from './http/docs.js';
 import { errorHandler } from './http/errors.js';
@@ -25,26 +24,19 @@ import { repositoryFilesRouter } from './http/routes/repositoryFiles.js';
 import { storageMovesRouter } from './http/routes/storageMoves.js';
 import { registerPipelineJobs } from './jobs/pipelines.js';
 import { registerProjectExportImportJobs } from './jobs/projectExportImport.js';
-import { JobQueue } from './jobs/queue.js';
 import { registerRemoteMirrorJobs } from './jobs/remoteMirrors.js';
 import { registerStorageMoveJobs } from './jobs/storageMoves.js';
-import { RepositoryEvents } from './services/repositoryEvents.js';
-import { openDatabase } from './store/database.js';
-import { type Fixtures, loadFixturesIfEmpty } from './store/fixtures.js';
 
-export interface AppOptions {
-  /** Directory of the SQLite file and the repositories; created when missing. */
-  dataDir: string;
-  /** Objects the API cannot create (users, tokens, groups, projects …), loaded into an empty database. */
-  fixtures?: Fixtures;
+export interface AppOptions extends DataDirectoryOptions {
   /** Validate every response against the spec (development and tests). */
   validateResponses?: boolean;
-  /** Names of the repository storages; the first is where new repositories go. */
-  storageNames?: string[];
-  /** How often the job queue polls when idle (default 100 ms). */
-  jobPollIntervalMs?: number;
   /** Real seconds per declared second of a pipeline job (default 1); tests pass a small value. */
   pipelineTimeScale?: number;
+  /**
+   * Run the background jobs in this process (default true). With several server processes on one data
+   * directory exactly one runs them; the others only queue work.
+   */
+  runJobs?: boolean;
 }
 
 export interface CollabApp {
@@ -62,21 +54,10 @@ function registerJobHandlers(context: ServerContext, options: AppOptions): void 
 }
 
 export async function createApp(options: AppOptions): Promise<CollabApp> {
-  await mkdir(options.dataDir, { recursive: true });
-  const db = await openDatabase(options.dataDir);
-  const storages = new RepositoryStorages(options.dataDir, options.storageNames ?? ['default']);
-  await storages.ensureDirectories();
-  const jobs = new JobQueue(db, { pollIntervalMs: options.jobPollIntervalMs });
-  const context: ServerContext = {
-    db,
-    dataDir: options.dataDir,
-    storages,
-    jobs,
-    repositoryEvents: new RepositoryEvents(),
-  };
-  if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
+  const context = await openDataDirectory(options);
+  const { db, jobs } = context;
   registerJobHandlers(context, options);
-  await jobs.start();
+  if (options.runJobs ?? true) await jobs.start();
 
   const app = express();
   app.disable('x-powered-by');

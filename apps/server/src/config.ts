@@ -1,4 +1,5 @@
 // Reads the server's configuration from command-line flags and environment variables.
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -10,6 +11,8 @@ export interface ServerConfig {
   seed: string | undefined;
   validateResponses: boolean;
   storageNames: string[];
+  /** Server processes sharing the port (and the data directory); one of them also runs the jobs. */
+  workers: number;
 }
 
 export const DEMO_FIXTURES_PATH = new URL('../fixtures/demo.json', import.meta.url);
@@ -24,6 +27,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       seed: { type: 'string' },
       'validate-responses': { type: 'boolean' },
       storages: { type: 'string' },
+      workers: { type: 'string' },
     },
     strict: true,
   });
@@ -34,5 +38,15 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     seed: values.seed ?? env.COLLAB_SEED,
     validateResponses: values['validate-responses'] ?? env.COLLAB_VALIDATE_RESPONSES === 'true',
     storageNames: (values.storages ?? env.COLLAB_STORAGES ?? 'default,secondary').split(',').filter(Boolean),
+    workers: workerCount(values.workers ?? env.COLLAB_WORKERS),
   };
+}
+
+/** One process per core by default, as a Node.js process serves requests on one core. */
+function workerCount(value: string | undefined): number {
+  if (value === undefined) return availableParallelism();
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`--workers must be a positive integer: ${value}`);
+  return count;
 }

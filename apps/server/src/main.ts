@@ -1,39 +1,126 @@
-// Starts the server: reads the configuration, builds the app, listens, and says where everything is.
+// Starts the server: reads the configuration, then either serves in this process (one worker) or, with
+// several workers, prepares the data directory and forks the worker processes that serve on the shared port
+// (Node's cluster module hands them the connections in turn). A Node.js process serves on one core; the
+// workers use the others. Exactly one worker runs the background jobs; the others queue them.
+import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { createApp } from './app.js';
 import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
-import { readFixturesFile } from './store/fixtures.js';
+import { type Fixtures, readFixturesFile } from './store/fixtures.js';
 
 const config = readConfig(process.argv.slice(2), process.env);
 const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
 const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
-const server = await createApp({
-  dataDir: config.dataDir,
-  fixtures,
-  validateResponses: config.validateResponses,
-  storageNames: config.storageNames,
-});
 
-const listener = server.app.listen(config.port, config.host, () => {
-  const address = listener.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+/** Set by the primary for the one worker that runs the jobs. */
+const RUNS_JOBS_VARIABLE = 'COLLAB_RUNS_JOBS';
+
+if (cluster.isPrimary && config.workers > 1) {
+  await superviseWorkers();
+} else {
+  await serve(cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1');
+}
+
+/** Builds the app and listens; a worker exits when told to or when its primary is gone. */
+async function serve(runJobs: boolean): Promise<void> {
+  const { createApp } = await import('./app.js');
+  const server = await createApp({
+    dataDir: config.dataDir,
+    fixtures,
+    validateResponses: config.validateResponses,
+    storageNames: config.storageNames,
+    runJobs,
+  });
+  const listener = server.app.listen(config.port, config.host, () => {
+    const address = listener.address();
+    if (cluster.isPrimary) printWelcome(typeof address === 'object' && address ? address.port : config.port);
+  });
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    listener.close();
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (cluster.isWorker) process.on('disconnect', stop);
+}
+
+/**
+ * The primary of several workers: migrates and seeds the data directory once, forks the workers, replaces
+ * a worker that dies, and stops them all on SIGINT or SIGTERM.
+ */
+async function superviseWorkers(): Promise<void> {
+  const { openDataDirectory } = await import('./dataDirectory.js');
+  const prepared = await openDataDirectory({
+    dataDir: config.dataDir,
+    fixtures,
+    storageNames: config.storageNames,
+  });
+  await prepared.db.destroy();
+
+  const runsJobs = new Map<Worker, boolean>();
+  const listened = new Set<Worker>();
+  let stopping = false;
+  let welcomed = false;
+  const fork = (jobs: boolean): void => {
+    runsJobs.set(cluster.fork({ [RUNS_JOBS_VARIABLE]: jobs ? '1' : '0' }), jobs);
+  };
+
+  cluster.on('listening', (worker, address) => {
+    listened.add(worker);
+    if (!welcomed && listened.size === config.workers) {
+      welcomed = true;
+      printWelcome(address.port);
+    }
+  });
+  cluster.on('exit', (worker, code, signal) => {
+    const jobs = runsJobs.get(worker) ?? false;
+    runsJobs.delete(worker);
+    if (stopping) {
+      if (runsJobs.size === 0) process.exit(0);
+      return;
+    }
+    // A worker that never served (a port in use, a broken data directory) would fail again: give up.
+    if (!listened.has(worker)) {
+      console.error(`A worker exited before it listened (${signal ?? code}); stopping.`);
+      stopping = true;
+      for (const other of runsJobs.keys()) other.process.kill('SIGTERM');
+      process.exitCode = 1;
+      if (runsJobs.size === 0) process.exit(1);
+      return;
+    }
+    listened.delete(worker);
+    console.error(`Worker ${worker.process.pid} exited (${signal ?? code}); starting another.`);
+    fork(jobs);
+  });
+
+  const stopAll = (): void => {
+    stopping = true;
+    for (const worker of runsJobs.keys()) worker.process.kill('SIGTERM');
+    if (runsJobs.size === 0) process.exit(0);
+  };
+  process.on('SIGINT', stopAll);
+  process.on('SIGTERM', stopAll);
+
+  fork(true);
+  for (let i = 1; i < config.workers; i++) fork(false);
+}
+
+function printWelcome(port: number): void {
   const origin = `http://${config.host}:${port}`;
   console.log(`Collab API listening on ${origin}/api/v4`);
   console.log(`Docs: ${origin}/docs   Spec: ${origin}/openapi.json`);
   console.log(`Data directory: ${config.dataDir}`);
-  if (fixtures) {
-    console.log('Tokens (PRIVATE-TOKEN header):');
-    for (const user of fixtures.users) {
-      for (const token of user.tokens.filter((t) => !t.revoked)) {
-        console.log(`  ${user.username.padEnd(11)} ${token.scopes.join(',').padEnd(16)} ${token.token}`);
-      }
+  console.log(`Server processes: ${config.workers} (--workers)`);
+  if (fixtures) printTokens(fixtures);
+}
+
+function printTokens({ users }: Fixtures): void {
+  console.log('Tokens (PRIVATE-TOKEN header):');
+  for (const user of users) {
+    for (const token of user.tokens.filter((t) => !t.revoked)) {
+      console.log(`  ${user.username.padEnd(11)} ${token.scopes.join(',').padEnd(16)} ${token.token}`);
     }
   }
-});
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    listener.close();
-    void server.close().then(() => process.exit(0));
-  });
 }
