@@ -1,86 +1,83 @@
-// The benchmark: request rates and latencies at 32 connections, file commits per second and peak memory of
-// the server, in production mode (request validation only) and with response validation on.
+// The benchmark: request rates and latencies at 32 connections for three reads, file commits per second and
+// the peak memory of the server, in production mode (request validation only) with one worker process and
+// with one per core (the default), and with response validation on too. A minimal Express route measured
+// the same way first says what this machine and load generator allow at all.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import { CONNECTIONS, drive, type LoadResult, loadGeneratorName } from './load.js';
+import { sampleMemory } from './memory.js';
 
-// The compiled server, as `pnpm start` runs it (the root `bench` script builds it first).
-const SERVER_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+const SERVER_MAIN = join(SERVER_DIR, 'dist/main.js');
 const TOKEN = 'collab-demo-maintainer-token';
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARM_UP_SECONDS = 2;
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 300);
+const generator = await loadGeneratorName();
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+/** The Node.js flags of the start script, so that the benchmark runs the server as `pnpm start` does. */
+async function startScriptNodeFlags(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(SERVER_DIR, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
 }
 
-interface RunningServer {
-  origin: string;
-  child: ChildProcess;
-  dataDir: string;
-}
-
-async function startServer(validateResponses: boolean): Promise<RunningServer> {
-  const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
-  // The same V8 flag as `pnpm start`: a small young generation keeps the peak RSS low at no cost in speed.
-  const args = [
-    '--max-semi-space-size=4',
-    SERVER_MAIN,
-    '--seed',
-    'demo',
-    '--data-dir',
-    dataDir,
-    '--port',
-    String(port),
-  ];
-  if (validateResponses) args.push('--validate-responses');
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+/** Starts a process and resolves with the port it prints after "listening". */
+async function startListening(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('listening')) resolve();
+      output += chunk.toString();
+      const match = /listening(?: on http:\/\/[\d.]+:| )(\d+)/.exec(output);
+      if (match?.[1]) {
+        child.stdout?.resume();
+        resolve(Number(match[1]));
+      }
     });
   });
-  child.stdout?.resume();
-  return { origin: `http://127.0.0.1:${port}`, child, dataDir };
 }
 
-async function stopServer(server: RunningServer): Promise<number> {
-  const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8').catch(() => '');
-  const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  server.child.kill('SIGTERM');
-  await new Promise((resolve) => server.child.once('exit', resolve));
-  await rm(server.dataDir, { recursive: true, force: true });
-  return peakKb / 1024;
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
-async function load(name: string, url: string): Promise<void> {
-  // A short unrecorded warm-up, so the figures are of the optimised code, not of the JIT at work.
-  await autocannon({ url, connections: 32, duration: 2, headers: { 'PRIVATE-TOKEN': TOKEN } });
-  const result = await autocannon({
-    url,
-    connections: 32,
-    duration: DURATION_SECONDS,
-    headers: { 'PRIVATE-TOKEN': TOKEN },
-  });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  console.log(
-    `  ${name.padEnd(16)} ${result.requests.average.toFixed(0).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms${failures ? `   (${failures} failed)` : ''}`,
+function formatLoad(name: string, result: LoadResult, baseline?: number): string {
+  const failures = result.failures ? `   (${result.failures} failed)` : '';
+  const share = baseline
+    ? `   ${((result.requestsPerSecond / baseline) * 100).toFixed(0)}% of minimal Express`
+    : '';
+  return `  ${name.padEnd(16)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${result.p50Ms.toFixed(1).padStart(5)} ms   p99 ${result.p99Ms.toFixed(1).padStart(5)} ms${share}${failures}`;
+}
+
+async function measure(url: string, headers: Record<string, string>): Promise<LoadResult> {
+  // An unrecorded warm-up, so the figures are of the optimised code, not of the JIT at work.
+  await drive(generator, url, headers, WARM_UP_SECONDS);
+  return drive(generator, url, headers, SECONDS);
+}
+
+async function minimalExpressRate(): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(SERVER_DIR, 'bench/minimalExpress.ts'), '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
   );
+  const port = await startListening(child);
+  const result = await measure(`http://127.0.0.1:${port}/minimal`, {});
+  await stop(child);
+  console.log(formatLoad('minimal Express', result));
+  return result.requestsPerSecond;
 }
 
 /** Commits `count` new files to `branch`, one request after the other; returns how many succeeded. */
@@ -99,6 +96,14 @@ async function commitSequence(origin: string, branch: string, count: number): Pr
   return ok;
 }
 
+async function post(url: string, body: unknown): Promise<void> {
+  await fetch(url, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((response) => response.arrayBuffer());
+}
+
 async function commits(origin: string): Promise<void> {
   let started = performance.now();
   const sequential = await commitSequence(origin, 'develop', COMMITS);
@@ -106,15 +111,10 @@ async function commits(origin: string): Promise<void> {
   console.log(
     `  file commits     ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
   );
-
   // Writers on separate branches do not wait for each other's compare-and-swap: the server's throughput.
   const branches = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
   for (const branch of branches) {
-    await fetch(`${origin}/api/v4/projects/acme%2Fwebsite/repository/branches`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ branch, ref: 'main' }),
-    }).then((r) => r.arrayBuffer());
+    await post(`${origin}/api/v4/projects/acme%2Fwebsite/repository/branches`, { branch, ref: 'main' });
   }
   const perBranch = Math.ceil(COMMITS / branches.length);
   started = performance.now();
@@ -127,29 +127,59 @@ async function commits(origin: string): Promise<void> {
   );
 }
 
-async function createPipelines(origin: string): Promise<void> {
-  // A few pipelines so that the list is not empty (the endpoint may not exist on older builds).
-  for (let i = 0; i < 5; i++) {
-    await fetch(`${origin}/api/v4/projects/acme%2Fwebsite/pipeline`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ref: 'main' }),
-    }).then((r) => r.arrayBuffer());
-  }
+interface Setting {
+  title: string;
+  workers: number;
+  validateResponses: boolean;
 }
 
-for (const validateResponses of [false, true]) {
-  const server = await startServer(validateResponses);
-  const project = `${server.origin}/api/v4/projects/acme%2Fwebsite`;
+async function runSetting(setting: Setting, baseline: number): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
+  const args = [...(await startScriptNodeFlags()), SERVER_MAIN, '--seed', 'demo', '--data-dir', dataDir];
+  args.push('--port', '0', '--workers', String(setting.workers));
+  if (setting.validateResponses) args.push('--validate-responses');
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const origin = `http://127.0.0.1:${await startListening(child)}`;
+  const memory = sampleMemory(child.pid ?? 0);
+  console.log(`\n${setting.title}`);
+  const project = `${origin}/api/v4/projects/acme%2Fwebsite`;
+  // A few pipelines, so that their list is not empty.
+  for (let i = 0; i < 5; i++) await post(`${project}/pipeline`, { ref: 'main' });
+  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const reads = [
+    ['GET file', `${project}/repository/files/README.md?ref=main`],
+    ['list branches', `${project}/repository/branches`],
+    ['list pipelines', `${project}/pipelines`],
+  ] as const;
+  for (const [name, url] of reads) console.log(formatLoad(name, await measure(url, headers), baseline));
+  await commits(origin);
+  const peak = await memory.stop();
   console.log(
-    validateResponses
-      ? '\nrequest and response validation'
-      : 'production mode (request validation, no response validation)',
+    `  peak memory      ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed)`,
   );
-  await createPipelines(server.origin);
-  await load('GET file', `${project}/repository/files/README.md?ref=main`);
-  await load('list branches', `${project}/repository/branches`);
-  await load('list pipelines', `${project}/pipelines`);
-  await commits(server.origin);
-  console.log(`  peak RSS         ${(await stopServer(server)).toFixed(0).padStart(6)} MB`);
+  await stop(child);
+  await rm(dataDir, { recursive: true, force: true });
 }
+
+const cores = availableParallelism();
+console.log(
+  `${cores} cores; ${generator} at ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARM_UP_SECONDS} s of warm-up`,
+);
+const baseline = await minimalExpressRate();
+const settings: Setting[] = [
+  { title: 'production mode (request validation), 1 worker process', workers: 1, validateResponses: false },
+  {
+    title: `production mode (request validation), ${cores} worker processes (the default: one per core)`,
+    workers: cores,
+    validateResponses: false,
+  },
+  {
+    title: `request and response validation, ${cores} worker processes`,
+    workers: cores,
+    validateResponses: true,
+  },
+];
+for (const setting of settings) await runSetting(setting, baseline);

@@ -20,12 +20,17 @@ export function readPage(req: Request): PageRequest {
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-function pageUrl(req: Request, page: number, perPage: number): string {
+/** Makes the URLs of the other pages of this request: its own URL with page and per_page set. */
+function pageUrls(req: Request, perPage: number): (page: number) => string {
+  // Parsed once for the four links: a URL parse is a good part of a small list's cost.
   const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-  url.searchParams.set('page', String(page));
+  url.searchParams.set('page', '1');
   url.searchParams.set('per_page', String(perPage));
   url.searchParams.delete('private_token');
-  return url.toString();
+  return (page) => {
+    url.searchParams.set('page', String(page));
+    return url.toString();
+  };
 }
 
 /** Sets the pagination headers for a list of `total` items of which the current page is sent. */
@@ -47,11 +52,12 @@ export function setPaginationHeaders(
     'X-Next-Page': next,
     'X-Prev-Page': prev,
   });
+  const pageUrl = pageUrls(req, perPage);
   const links: string[] = [];
-  if (prev) links.push(`<${pageUrl(req, page - 1, perPage)}>; rel="prev"`);
-  if (next) links.push(`<${pageUrl(req, page + 1, perPage)}>; rel="next"`);
-  links.push(`<${pageUrl(req, 1, perPage)}>; rel="first"`);
-  links.push(`<${pageUrl(req, totalPages, perPage)}>; rel="last"`);
+  if (prev) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);
+  if (next) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
+  links.push(`<${pageUrl(1)}>; rel="first"`);
+  links.push(`<${pageUrl(totalPages)}>; rel="last"`);
   res.set('Link', links.join(', '));
 }
 

@@ -36,5 +36,13 @@ export function nowIso(): string {
 
 /** Today's date in UTC, as the API renders dates (YYYY-MM-DD). */
 export function todayIso(): string {
-  return nowIso().slice(0, 10);
+  // Asked several times per request (cache keys, token expiry): formatted once per day.
+  const now = Date.now();
+  if (now < today.startsAtMs || now >= today.startsAtMs + 86_400_000) {
+    const date = new Date(now).toISOString().slice(0, 10);
+    today = { date, startsAtMs: Date.parse(`${date}T00:00:00.000Z`) };
+  }
+  return today.date;
 }
+
+let today = { date: '', startsAtMs: Number.NEGATIVE_INFINITY };

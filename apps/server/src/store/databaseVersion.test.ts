@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from './database.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Db, openDatabase, todayIso } from './database.js';
 import { CachedUntilDatabaseChange, databaseVersion } from './databaseVersion.js';
 
 let dataDir: string;
@@ -99,5 +99,21 @@ describe('CachedUntilDatabaseChange', () => {
     await cache.get(db, 'c', async () => 'c1');
     expect(await cache.get(db, 'a', async () => 'a2')).toBe('a2');
     expect(await cache.get(db, 'c', async () => 'c2')).toBe('c1');
+  });
+});
+
+describe('todayIso', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('follows the clock across midnight, forwards and backwards', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-03-01T23:59:59.999Z'));
+    expect(todayIso()).toBe('2026-03-01');
+    vi.setSystemTime(new Date('2026-03-02T00:00:00.000Z'));
+    expect(todayIso()).toBe('2026-03-02');
+    vi.setSystemTime(new Date('2025-12-31T12:00:00.000Z'));
+    expect(todayIso()).toBe('2025-12-31');
   });
 });

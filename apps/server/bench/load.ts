@@ -1,0 +1,88 @@
+// Drives one URL at 32 connections and reports requests/s and latency percentiles. wrk (Debian's `wrk`
+// package) is used when installed: written in C, it leaves the cores to the server, which matters on a
+// 2-core machine where the load generator runs beside it. Without it, autocannon (Node.js) is used, and
+// the figures are lower by what it takes from the server.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+
+const execFileAsync = promisify(execFile);
+
+export const CONNECTIONS = 32;
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+}
+
+export async function loadGeneratorName(): Promise<'wrk' | 'autocannon'> {
+  return execFileAsync('wrk', ['--version']).then(
+    () => 'wrk',
+    // wrk --version exits with 1 after printing its version: it is there when it printed one.
+    (error: { stdout?: string; stderr?: string; code?: string }) =>
+      error.code !== 'ENOENT' && `${error.stdout ?? ''}${error.stderr ?? ''}`.includes('wrk')
+        ? 'wrk'
+        : 'autocannon',
+  );
+}
+
+export async function drive(
+  generator: 'wrk' | 'autocannon',
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<LoadResult> {
+  return generator === 'wrk'
+    ? driveWithWrk(url, headers, seconds)
+    : driveWithAutocannon(url, headers, seconds);
+}
+
+async function driveWithWrk(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<LoadResult> {
+  const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const { stdout } = await execFileAsync('wrk', [
+    '-t1',
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    '--latency',
+    ...headerArgs,
+    url,
+  ]);
+  const number = (pattern: RegExp): number => Number(pattern.exec(stdout)?.[1] ?? 0);
+  return {
+    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    p50Ms: latencyMs(/^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(stdout)),
+    p99Ms: latencyMs(/^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(stdout)),
+    failures: number(/Non-2xx or 3xx responses:\s+(\d+)/) + socketErrors(stdout),
+  };
+}
+
+function latencyMs(match: RegExpExecArray | null): number {
+  if (!match) return Number.NaN;
+  const value = Number(match[1]);
+  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+}
+
+function socketErrors(stdout: string): number {
+  const line = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  return line ? line.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+}
+
+async function driveWithAutocannon(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+): Promise<LoadResult> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
