@@ -510,6 +510,39 @@ describe('pushing to a mirror', () => {
     await updateMirror(mirror.id, { enabled: false });
   });
 
+  it('deletes the mirror\u2019s branches the project does not have, unless keep_divergent_refs', async (context) => {
+    if (!target.local) return context.skip();
+    const remote = await bareRepository();
+    const mirror = await createMirror({ url: remote.url, enabled: true, keep_divergent_refs: true });
+    const first = await eventually(
+      () => mirrorById(mirror.id),
+      (m) => m.update_status === 'finished',
+    );
+
+    // Someone pushes a branch of their own to the mirror.
+    const work = join(await mkdtemp(join(tmpdir(), 'collab-mirror-work-')), 'work');
+    scratchDirs.push(work);
+    await git(['clone', '--quiet', '--branch', 'main', remote.path, work]);
+    await git(['push', '--quiet', 'origin', 'main:refs/heads/only-on-mirror'], work);
+
+    // keep_divergent_refs: the next update leaves it there.
+    await commitTo('main');
+    await eventually(
+      () => mirrorById(mirror.id),
+      (m) => m.update_status === 'finished' && m.last_update_at !== first.last_update_at,
+    );
+    expect(Object.keys(await remoteBranches(remote.path))).toContain('only-on-mirror');
+
+    // Without it the mirror becomes the project's copy: the branch goes.
+    await updateMirror(mirror.id, { keep_divergent_refs: false });
+    const pruned = await eventually(
+      () => remoteBranches(remote.path),
+      (branches) => !('only-on-mirror' in branches),
+    );
+    expect(pruned).toEqual((await projectBranches()).tips);
+    await updateMirror(mirror.id, { enabled: false });
+  });
+
   it('records failed and last_error for a url that cannot be pushed to', async (context) => {
     if (!target.local) return context.skip();
     const mirror = await createMirror({ url: 'file:///nonexistent/repo.git', enabled: true });

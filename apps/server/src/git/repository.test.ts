@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPushRejections } from '../services/remoteMirrorUrl.js';
 import {
   type CommitFileChangeInput,
   checkFilePath,
@@ -13,6 +14,9 @@ import {
 } from './repository.js';
 
 const execFileAsync = promisify(execFile);
+
+/** A mirror that manages every branch of the remote (no only_protected_branches). */
+const every = (): boolean => true;
 
 /** Direct git access for assertions, independent of the code under test. */
 async function git(repo: string, ...args: string[]): Promise<string> {
@@ -574,7 +578,13 @@ describe('pushMirror', () => {
     const { repo, second } = await seededRepo();
     expectOk(await repo.createBranch('topic', 'main'));
     const target = await newRepo();
-    expect(await repo.pushMirror(`file://${target.path}`, { refs: ['main'], force: false })).toEqual({
+    expect(
+      await repo.pushMirror(`file://${target.path}`, {
+        branches: ['main'],
+        force: false,
+        coversBranch: every,
+      }),
+    ).toEqual({
       ok: true,
     });
     expect(await target.resolveRef('main')).toBe(second);
@@ -582,34 +592,111 @@ describe('pushMirror', () => {
 
     // Diverge the mirror: a plain push is refused, a forced one overwrites.
     expectOk(await target.commitFileChange(change({ filePath: 'only-in-mirror' })));
-    const refused = await repo.pushMirror(target.path, { refs: ['main', 'topic'], force: false });
+    const refused = await repo.pushMirror(target.path, {
+      branches: ['main', 'topic'],
+      force: false,
+      coversBranch: every,
+    });
     expect(refused.ok).toBe(false);
-    expect(await repo.pushMirror(target.path, { refs: ['main', 'topic'], force: true })).toEqual({
+    expect(
+      await repo.pushMirror(target.path, { branches: ['main', 'topic'], force: true, coversBranch: every }),
+    ).toEqual({
       ok: true,
     });
     expect(await target.resolveRef('main')).toBe(second);
     expect(await target.resolveRef('topic')).toBe(second);
-    expect(await repo.pushMirror(target.path, { refs: [], force: true })).toEqual({ ok: true });
+    expect(await repo.pushMirror(target.path, { branches: [], force: false, coversBranch: every })).toEqual({
+      ok: true,
+    });
+  });
+
+  it('pushes every tag, and moves a tag that differs only when forced', async () => {
+    const { repo, first, second } = await seededRepo();
+    await git(repo.path, 'tag', 'v1.0', first);
+    await git(
+      repo.path,
+      '-c',
+      'user.name=Alice',
+      '-c',
+      'user.email=alice@example.com',
+      'tag',
+      '-a',
+      '-m',
+      'release',
+      'v2.0',
+      second,
+    );
+    const target = await newRepo();
+    expectOk(await repo.pushMirror(target.path, { branches: ['main'], force: false, coversBranch: every }));
+    expect(await git(target.path, 'rev-parse', 'v1.0^{commit}', 'v2.0^{commit}')).toBe(`${first}\n${second}`);
+    expect(await repo.tagNames()).toEqual(['v1.0', 'v2.0']);
+
+    await git(repo.path, 'tag', '-f', 'v1.0', second);
+    const refused = await repo.pushMirror(target.path, {
+      branches: ['main'],
+      force: false,
+      coversBranch: every,
+    });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(readPushRejections(refused.error).diverged).toEqual(['refs/tags/v1.0']);
+    expectOk(await repo.pushMirror(target.path, { branches: ['main'], force: true, coversBranch: every }));
+    expect(await git(target.path, 'rev-parse', 'v1.0^{commit}')).toBe(second);
+  });
+
+  it('deletes, when forced, the mirror\u2019s branches it manages and tags the project no longer has', async () => {
+    const { repo, first } = await seededRepo();
+    expectOk(await repo.createBranch('release/1', 'main'));
+    expectOk(await repo.createBranch('topic', 'main'));
+    await git(repo.path, 'tag', 'old-tag', first);
+    const target = await newRepo();
+    const all = ['main', 'release/1', 'topic'];
+    expectOk(await repo.pushMirror(target.path, { branches: all, force: true, coversBranch: every }));
+    expect(await git(target.path, 'for-each-ref', '--format=%(refname)')).toBe(
+      ['refs/heads/main', 'refs/heads/release/1', 'refs/heads/topic', 'refs/tags/old-tag'].join('\n'),
+    );
+    await repo.deleteBranch('release/1');
+    await repo.deleteBranch('topic');
+    await git(repo.path, 'tag', '-d', 'old-tag');
+
+    // Without force (keep_divergent_refs) nothing is deleted.
+    expectOk(await repo.pushMirror(target.path, { branches: ['main'], force: false, coversBranch: every }));
+    expect((await git(target.path, 'for-each-ref', '--format=%(refname)')).split('\n')).toHaveLength(4);
+
+    // Forced, a mirror that manages only release/* branches deletes release/1 and the tag, not topic.
+    const releases = (name: string) => name.startsWith('release/');
+    expectOk(await repo.pushMirror(target.path, { branches: ['main'], force: true, coversBranch: releases }));
+    expect(await git(target.path, 'for-each-ref', '--format=%(refname)')).toBe(
+      ['refs/heads/main', 'refs/heads/topic'].join('\n'),
+    );
   });
 
   it('reports failures with credentials masked', async () => {
     const { repo } = await seededRepo();
     const missing = await repo.pushMirror(`file://${join(root, 'does-not-exist.git')}`, {
-      refs: ['main'],
+      branches: ['main'],
       force: false,
+      coversBranch: every,
     });
     expect(missing.ok).toBe(false);
     const secretUrl = 'http://mirror-user:s3cr3t-token@127.0.0.1:9/group/project.git';
-    const refused = await repo.pushMirror(secretUrl, { refs: ['main'], force: true });
+    const refused = await repo.pushMirror(secretUrl, {
+      branches: ['main'],
+      force: true,
+      coversBranch: every,
+    });
     expect(refused.ok).toBe(false);
     if (!refused.ok) {
       expect(refused.error.length).toBeGreaterThan(0);
       expect(refused.error).not.toContain('s3cr3t-token');
     }
-    expect(await repo.pushMirror('--upload-pack=evil', { refs: ['main'], force: false })).toMatchObject({
+    expect(
+      await repo.pushMirror('--upload-pack=evil', { branches: ['main'], force: false, coversBranch: every }),
+    ).toMatchObject({
       ok: false,
     });
-    expect(await repo.pushMirror(`file://${root}/x.git`, { refs: ['-x'], force: false })).toMatchObject({
+    expect(
+      await repo.pushMirror(`file://${root}/x.git`, { branches: ['-x'], force: false, coversBranch: every }),
+    ).toMatchObject({
       ok: false,
     });
   });

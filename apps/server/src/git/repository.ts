@@ -129,6 +129,15 @@ export type DeleteBranchResult = { ok: true } | Failure<'not_found' | 'branch_mo
 
 export type PushMirrorResult = { ok: true } | { ok: false; error: string };
 
+export interface PushMirrorOptions {
+  /** The branches to push (every tag is pushed too). */
+  branches: string[];
+  /** Overwrite what differs on the mirror and delete what the project no longer has (keep_divergent_refs off). */
+  force: boolean;
+  /** Which of the mirror's branches this mirror manages, so may delete (only_protected_branches limits it). */
+  coversBranch: (name: string) => boolean;
+}
+
 export type PathCheck = { ok: true; path: string } | Failure<'path_traversal' | 'invalid_path'>;
 
 /** A git command that failed for a reason the caller cannot act on (corrupt repo, missing binary…). */
@@ -817,18 +826,37 @@ export class GitRepository {
   }
 
   /**
-   * Pushes the given branches to `url` with explicit refspecs (so nothing but those branches is touched),
-   * forcing when asked. Errors are returned with credentials masked, never thrown.
+   * Mirrors the repository to `url` as GitLab's push mirrors do: the given branches and every tag, with
+   * explicit refspecs. With `force` (keep_divergent_refs off) refs that differ on the mirror are overwritten
+   * and the mirror's branches (those `coversBranch` accepts) and tags that the project does not have are
+   * deleted; without it nothing is overwritten or deleted, and git reports what diverged. Errors are
+   * returned with credentials masked, never thrown.
    */
-  async pushMirror(url: string, options: { refs: string[]; force: boolean }): Promise<PushMirrorResult> {
+  async pushMirror(url: string, options: PushMirrorOptions): Promise<PushMirrorResult> {
     if (url.length === 0 || url.startsWith('-')) return { ok: false, error: 'invalid mirror URL' };
-    const bad = options.refs.find((name) => !isSafeRevision(name));
+    const bad = options.branches.find((name) => !isSafeRevision(name));
     if (bad !== undefined) return { ok: false, error: `invalid branch name: ${bad}` };
-    if (options.refs.length === 0) return { ok: true };
-    const refspecs = options.refs.map(
-      (name) => `${options.force ? '+' : ''}refs/heads/${name}:refs/heads/${name}`,
-    );
+    const plus = options.force ? '+' : '';
+    const tags = await this.tagNames();
+    const refspecs = [
+      ...options.branches.map((name) => `${plus}refs/heads/${name}:refs/heads/${name}`),
+      ...tags.map((name) => `${plus}refs/tags/${name}:refs/tags/${name}`),
+    ];
     try {
+      if (options.force) {
+        const remote = await this.remoteRefs(url);
+        if (!remote.ok) return remote;
+        const branches = new Set(options.branches);
+        const localTags = new Set(tags);
+        for (const ref of remote.refs) {
+          const branch = ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+          const tag = ref.startsWith('refs/tags/') ? ref.slice('refs/tags/'.length) : undefined;
+          if (branch !== undefined && !branches.has(branch) && options.coversBranch(branch))
+            refspecs.push(`:${ref}`);
+          if (tag !== undefined && !localTags.has(tag)) refspecs.push(`:${ref}`);
+        }
+      }
+      if (refspecs.length === 0) return { ok: true };
       const result = await this.git(
         ['push', '--quiet', '--no-verify', '--end-of-options', url, ...refspecs],
         {
@@ -842,6 +870,32 @@ export class GitRepository {
     } catch (error) {
       return { ok: false, error: maskCredentials(String(error), url) };
     }
+  }
+
+  /** The names of the repository's tags. */
+  async tagNames(): Promise<string[]> {
+    const out = await this.gitOk(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/tags/']);
+    return out.toString('utf8').split('\n').filter(Boolean);
+  }
+
+  /** The branches and tags of a remote repository (full ref names), or the masked error. */
+  private async remoteRefs(
+    url: string,
+  ): Promise<{ ok: true; refs: string[] } | { ok: false; error: string }> {
+    const result = await this.git(['ls-remote', '--refs', '--heads', '--tags', '--end-of-options', url], {
+      timeoutMs: PUSH_TIMEOUT_MS,
+    });
+    if (result.timedOut) return { ok: false, error: `listing the mirror's refs timed out` };
+    if (result.code !== 0) {
+      const error = result.stderr.trim() || `git ls-remote exited with ${result.code}`;
+      return { ok: false, error: maskCredentials(error, url) };
+    }
+    const refs = result.stdout
+      .toString('utf8')
+      .split('\n')
+      .map((line) => line.split('\t')[1])
+      .filter((ref): ref is string => ref !== undefined && isSafeRevision(ref));
+    return { ok: true, refs };
   }
 
   /** Writes every ref and the objects they need into one bundle file (throws for an empty repository). */

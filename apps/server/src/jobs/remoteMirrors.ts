@@ -78,14 +78,15 @@ async function push(
   if (problem) return { ok: false, error: `url ${problem}` };
 
   const repository = repositoryOf(context, project);
-  let branches = (await repository.listBranches()).map((branch) => branch.name);
-  if (mirror.only_protected_branches === 1) {
-    const rules = await loadProtectionRules(context.db, project.id);
-    branches = branches.filter((name) => matchingRules(rules, name).length > 0);
-  }
+  // only_protected_branches limits the branches the mirror gets and manages; tags are always mirrored.
+  const rules =
+    mirror.only_protected_branches === 1 ? await loadProtectionRules(context.db, project.id) : undefined;
+  const coversBranch = (name: string): boolean =>
+    rules === undefined || matchingRules(rules, name).length > 0;
+  const branches = (await repository.listBranches()).map((branch) => branch.name).filter(coversBranch);
 
   const keepDivergent = mirror.keep_divergent_refs === 1;
-  const result = await repository.pushMirror(mirror.url, { refs: branches, force: !keepDivergent });
+  const result = await repository.pushMirror(mirror.url, { branches, force: !keepDivergent, coversBranch });
   if (result.ok) return result;
   if (keepDivergent) {
     // A plain push still updates the other branches; the diverged ones are skipped, as asked, and the

@@ -93,6 +93,16 @@ describe('readPushRejections', () => {
     });
   });
 
+  it('names a tag that points elsewhere on the mirror as a diverged tag', () => {
+    const stderr = [
+      'To /tmp/mirror.git',
+      ' ! [rejected]        v1.0 -> v1.0 (already exists)',
+      "error: failed to push some refs to '/tmp/mirror.git'",
+      'hint: Updates were rejected because the tag already exists in the remote.',
+    ].join('\n');
+    expect(readPushRejections(stderr)).toEqual({ diverged: ['refs/tags/v1.0'], otherFailure: false });
+  });
+
   it('reports any other failure', () => {
     expect(
       readPushRejections("fatal: '/nonexistent/repo.git' does not appear to be a git repository")

@@ -92,15 +92,18 @@ export function maskMirrorUrl(url: string): string {
   return `${url.slice(0, userInfo.start)}${masked}${url.slice(userInfo.end)}`;
 }
 
-/** Rejections that mean the remote branch has commits the project does not have (it diverged). */
+/**
+ * Rejections that mean the remote ref differs from the project's: a branch with commits the project does
+ * not have, or a tag that points elsewhere ("already exists": git never moves a tag without force).
+ */
 const DIVERGED =
-  /^\s*!\s+\[rejected\]\s+(\S+)\s+->\s+(\S+)\s+\((?:non-fast-forward|fetch first|stale info)\)\s*$/;
+  /^\s*!\s+\[rejected\]\s+(\S+)\s+->\s+(\S+)\s+\((non-fast-forward|fetch first|stale info|already exists)\)\s*$/;
 /** Any other line git uses to report a failed ref or a failed push. */
 const OTHER_FAILURE = /^(?:\s*!\s|fatal:|error: (?!failed to push some refs))/;
 
 /**
  * Reads the stderr of a non-forced push (LC_ALL=C): the branches it skipped because they diverged, and
- * whether anything else failed. `diverged` names remote refs (`refs/heads/main`).
+ * whether anything else failed. `diverged` names remote refs (`refs/heads/main`, `refs/tags/v1.0`).
  */
 export function readPushRejections(stderr: string): { diverged: string[]; otherFailure: boolean } {
   const diverged: string[] = [];
@@ -109,7 +112,8 @@ export function readPushRejections(stderr: string): { diverged: string[]; otherF
     const match = DIVERGED.exec(line);
     if (match?.[2]) {
       const ref = match[2];
-      diverged.push(ref.startsWith('refs/') ? ref : `refs/heads/${ref}`);
+      const namespace = match[3] === 'already exists' ? 'refs/tags/' : 'refs/heads/';
+      diverged.push(ref.startsWith('refs/') ? ref : `${namespace}${ref}`);
     } else if (OTHER_FAILURE.test(line)) {
       otherFailure = true;
     }
