@@ -1,13 +1,14 @@
 // Opens a data directory: creates it, migrates its database, makes its repository storages and loads the
-// fixtures into an empty database. Every server process opens it; with several workers the primary opens
-// it first (and closes it), so that the workers find it migrated and seeded.
+// fixtures into an empty database. Every server process opens it; with several workers the first one opens
+// it alone, so that the others find it migrated and seeded.
 import { mkdir } from 'node:fs/promises';
 import type { ServerContext } from './context.js';
 import { RepositoryStorages } from './git/storages.js';
 import { JobQueue } from './jobs/queue.js';
 import { RepositoryEvents } from './services/repositoryEvents.js';
 import { openDatabase } from './store/database.js';
-import { type Fixtures, loadFixturesIfEmpty } from './store/fixtures.js';
+import { loadFixturesIfEmpty } from './store/fixtures.js';
+import type { Fixtures } from './store/fixturesFile.js';
 
 export interface DataDirectoryOptions {
   /** Directory of the SQLite file and the repositories; created when missing. */

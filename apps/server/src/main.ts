@@ -1,11 +1,11 @@
 // Starts the server: reads the configuration, then either serves in this process (one worker) or, with
-// several workers, prepares the data directory and forks the worker processes that serve on the shared port
+// several workers, forks the worker processes that serve on the shared port
 // (Node's cluster module hands them the connections in turn). A Node.js process serves on one core; the
 // workers use the others. Exactly one worker runs the background jobs; the others queue them.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
-import { type Fixtures, readFixturesFile } from './store/fixtures.js';
+import { type Fixtures, readFixturesFile } from './store/fixturesFile.js';
 
 const config = readConfig(process.argv.slice(2), process.env);
 const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
@@ -47,18 +47,11 @@ async function serve(runJobs: boolean): Promise<void> {
 }
 
 /**
- * The primary of several workers: migrates and seeds the data directory once, forks the workers, replaces
- * a worker that dies, and stops them all on SIGINT or SIGTERM.
+ * The primary of several workers: forks the worker that runs the jobs first (it migrates and seeds the data
+ * directory), the others once it listens, replaces a worker that dies, and stops them all on SIGINT or
+ * SIGTERM. The primary itself loads nothing but the cluster module, so it stays small.
  */
 async function superviseWorkers(): Promise<void> {
-  const { openDataDirectory } = await import('./dataDirectory.js');
-  const prepared = await openDataDirectory({
-    dataDir: config.dataDir,
-    fixtures,
-    storageNames: config.storageNames,
-  });
-  await prepared.db.destroy();
-
   const runsJobs = new Map<Worker, boolean>();
   const listened = new Set<Worker>();
   let stopping = false;
@@ -69,6 +62,10 @@ async function superviseWorkers(): Promise<void> {
 
   cluster.on('listening', (worker, address) => {
     listened.add(worker);
+    // The data directory is ready once the first worker listens: the others may open it now.
+    if (listened.size === 1 && runsJobs.size === 1) {
+      for (let i = 1; i < config.workers; i++) fork(false);
+    }
     if (!welcomed && listened.size === config.workers) {
       welcomed = true;
       printWelcome(address.port);
@@ -104,7 +101,6 @@ async function superviseWorkers(): Promise<void> {
   process.on('SIGTERM', stopAll);
 
   fork(true);
-  for (let i = 1; i < config.workers; i++) fork(false);
 }
 
 function printWelcome(port: number): void {

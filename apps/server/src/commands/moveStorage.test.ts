@@ -9,7 +9,8 @@ import { RepositoryStorages } from '../git/storages.js';
 import { JobQueue } from '../jobs/queue.js';
 import { RepositoryEvents } from '../services/repositoryEvents.js';
 import { openDatabase } from '../store/database.js';
-import { loadFixturesIfEmpty, readFixturesFile } from '../store/fixtures.js';
+import { loadFixturesIfEmpty } from '../store/fixtures.js';
+import { readFixturesFile } from '../store/fixturesFile.js';
 
 const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 const COMMAND = fileURLToPath(new URL('./moveStorage.ts', import.meta.url));

@@ -12,7 +12,8 @@ import { ApiError } from '../http/errors.js';
 import { RepositoryEvents } from '../services/repositoryEvents.js';
 import { STORAGE_MOVE_JOB, scheduleStorageMove } from '../services/storageMoves.js';
 import { openDatabase } from '../store/database.js';
-import { loadFixturesIfEmpty, readFixturesFile } from '../store/fixtures.js';
+import { loadFixturesIfEmpty } from '../store/fixtures.js';
+import { readFixturesFile } from '../store/fixturesFile.js';
 import { JobQueue } from './queue.js';
 import { registerStorageMoveJobs, runStorageMove } from './storageMoves.js';
 

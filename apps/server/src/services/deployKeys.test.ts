@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CollabApp, createApp } from '../app.js';
-import type { Fixtures } from '../store/fixtures.js';
+import type { Fixtures } from '../store/fixturesFile.js';
 import { type Caller, callerForToken } from './caller.js';
 import {
   addDeployKey,

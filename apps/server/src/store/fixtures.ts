@@ -1,58 +1,10 @@
 // Loads the objects the API cannot create (users, tokens, groups, projects and their repositories) into an
 // empty database. A database that already holds users is left alone, so a restart keeps all state.
-import { readFile } from 'node:fs/promises';
 import type { ServerContext } from '../context.js';
 import { GitRepository, initBareRepository } from '../git/repository.js';
 import { hashToken } from '../services/caller.js';
 import { nowIso } from './database.js';
-
-export interface FixtureMember {
-  username: string;
-  access_level: number;
-}
-
-export interface Fixtures {
-  users: {
-    username: string;
-    name: string;
-    email: string;
-    admin?: boolean;
-    state?: string;
-    tokens: { name: string; token: string; scopes: string[]; expires_at?: string; revoked?: boolean }[];
-  }[];
-  groups: {
-    path: string;
-    name: string;
-    /** Full path of the parent group. */
-    parent?: string;
-    visibility: 'private' | 'internal' | 'public';
-    description?: string;
-    members?: FixtureMember[];
-  }[];
-  projects: {
-    /** Full path of the group the project lives in. */
-    namespace: string;
-    path: string;
-    name: string;
-    visibility: 'private' | 'internal' | 'public';
-    description?: string;
-    default_branch?: string;
-    creator: string;
-    members?: FixtureMember[];
-    shared_with?: { group: string; group_access: number }[];
-    protected_branches?: { name: string; push_access_level: number; merge_access_level: number }[];
-    repository?: {
-      /** Files committed to the default branch, one commit each, in order. */
-      files: Record<string, string>;
-      /** Branches made from the default branch; `files` adds commits of their own (so they are unmerged). */
-      branches?: { name: string; files?: Record<string, string> }[];
-    };
-  }[];
-}
-
-export async function readFixturesFile(path: string): Promise<Fixtures> {
-  return JSON.parse(await readFile(path, 'utf8')) as Fixtures;
-}
+import type { Fixtures } from './fixturesFile.js';
 
 export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixtures): Promise<void> {
   const { db } = context;

@@ -1,0 +1,52 @@
+// The fixtures file: objects the API cannot create (users and their tokens, groups, projects with their
+// repositories …), as JSON. Kept apart from loading them, so that reading it loads no database code (the
+// primary of several workers only prints the tokens).
+import { readFile } from 'node:fs/promises';
+
+export interface FixtureMember {
+  username: string;
+  access_level: number;
+}
+
+export interface Fixtures {
+  users: {
+    username: string;
+    name: string;
+    email: string;
+    admin?: boolean;
+    state?: string;
+    tokens: { name: string; token: string; scopes: string[]; expires_at?: string; revoked?: boolean }[];
+  }[];
+  groups: {
+    path: string;
+    name: string;
+    /** Full path of the parent group. */
+    parent?: string;
+    visibility: 'private' | 'internal' | 'public';
+    description?: string;
+    members?: FixtureMember[];
+  }[];
+  projects: {
+    /** Full path of the group the project lives in. */
+    namespace: string;
+    path: string;
+    name: string;
+    visibility: 'private' | 'internal' | 'public';
+    description?: string;
+    default_branch?: string;
+    creator: string;
+    members?: FixtureMember[];
+    shared_with?: { group: string; group_access: number }[];
+    protected_branches?: { name: string; push_access_level: number; merge_access_level: number }[];
+    repository?: {
+      /** Files committed to the default branch, one commit each, in order. */
+      files: Record<string, string>;
+      /** Branches made from the default branch; `files` adds commits of their own (so they are unmerged). */
+      branches?: { name: string; files?: Record<string, string> }[];
+    };
+  }[];
+}
+
+export async function readFixturesFile(path: string): Promise<Fixtures> {
+  return JSON.parse(await readFile(path, 'utf8')) as Fixtures;
+}
