@@ -1,4 +1,7 @@
 // What the suite needs to know about the server under test: where it is, a token per role, and fixtures.
+// A server other than this repository's needs the objects described under `fixtures` (users, groups,
+// projects, memberships), made however that server makes them; apps/server/fixtures/demo.json is an example
+// that fits, and demoConfig() below is the configuration for it.
 import { readFileSync } from 'node:fs';
 
 export type Role =
@@ -12,25 +15,78 @@ export type Role =
   | 'developerReadRepository'
   | 'revoked';
 
+/** The roles that are users of their own: `developerReadRepository` and `revoked` are the developer's tokens. */
+export type UserRole = Exclude<Role, 'developerReadRepository' | 'revoked'>;
+
+/** The user behind a role's token. */
+export interface FixtureUser {
+  /** Numeric user ID (user grants of protected branches take it). */
+  id: number;
+  /** Login name (feature gates' `user`, the pipelines' `username` filter and `user.username`). */
+  username: string;
+  /** Display name (the pipelines' `name` filter and `user.name`, descriptions of user grants). */
+  name: string;
+}
+
 export interface ConformanceConfig {
   /** Scheme, host and port of the server, without `/api/v4`. */
   baseUrl: string;
-  /** A token per role; `revoked` is a token the server must refuse. */
+  /**
+   * A personal access token per role, all with the `api` scope unless said otherwise. The roles are
+   * access levels that hold in `fixtures.namespace` and in the three projects (as they do when the projects
+   * belong to `namespace`): `owner` Owner (50), `maintainer` Maintainer (40), `developer` Developer (30),
+   * `reporter` Reporter (20), `guest` Guest (10). `admin` is an instance administrator; `outsider` is
+   * signed in but no member of `namespace` or of the projects. `developerReadRepository` is a token of the
+   * developer with only the `read_repository` scope; `revoked` is a revoked token of the developer, which
+   * the server must refuse.
+   */
   tokens: Record<Role, string>;
   /** Objects the server was started with (the demo fixtures of apps/server, or equivalents). */
   fixtures: {
-    /** Full path of a public project, with README.md on its protected default branch `main`. */
+    /**
+     * Full path of a public project. Its default branch `main` is protected (push and merge 40:
+     * maintainers) and holds `README.md`, `src/index.html`, `docs/guide/getting started.md` and a CI
+     * configuration `.collab-ci.yml` whose pipeline succeeds. The tests add branches, files, protected
+     * branch rules, pipelines, deploy keys and mirrors to it, and export it.
+     */
     publicProject: string;
-    /** Full path of a private project; the outsider has no access. */
+    /**
+     * Full path of a private project with `README.md` on its protected default branch `main`; the
+     * outsider has no access.
+     */
     privateProject: string;
-    /** Full path of an internal project. */
+    /** Full path of an internal project with `README.md` on its default branch `main`. */
     internalProject: string;
-    /** A branch of the public project that is not protected and not merged. */
+    /**
+     * A branch of the public project that is not protected and not merged: it has a commit of its own,
+     * and that commit has a parent.
+     */
     unprotectedBranch: string;
+    /**
+     * Full path of a public group in which the owner and the maintainer may create and import projects
+     * and the developer may not (the access levels of `tokens` hold here). The tests import projects into
+     * it under new paths, and name it as a group actor of feature gates.
+     */
+    namespace: string;
+    /**
+     * Full path of a private group the outsider cannot see (404) and in which the maintainer may create
+     * projects, for example a private subgroup of `namespace`: a public project may not be imported into it.
+     */
+    hiddenGroup: string;
+    /**
+     * A private group that `sharedProject` is shared with and `publicProject` is not; the maintainer is no
+     * member of it, so cannot see it (404). Group grants of protected branches take its `id` and describe
+     * it by its `name`.
+     */
+    sharedGroup: { id: number; path: string; name: string };
+    /** Full path of a project the maintainer maintains that is shared with `sharedGroup`. */
+    sharedProject: string;
+    /** The user behind each role's token. */
+    users: Record<UserRole, FixtureUser>;
   };
 }
 
-/** The configuration matching apps/server/fixtures/demo.json. */
+/** The configuration matching apps/server/fixtures/demo.json (its users and groups get IDs in file order). */
 export function demoConfig(baseUrl: string): ConformanceConfig {
   return {
     baseUrl,
@@ -50,14 +106,81 @@ export function demoConfig(baseUrl: string): ConformanceConfig {
       privateProject: 'acme/backend',
       internalProject: 'acme/tools',
       unprotectedBranch: 'develop',
+      namespace: 'acme',
+      hiddenGroup: 'acme/platform',
+      sharedGroup: { id: 3, path: 'partners', name: 'Partners' },
+      sharedProject: 'acme/platform/infra',
+      users: {
+        admin: { id: 1, username: 'admin', name: 'Ada Admin' },
+        owner: { id: 2, username: 'owner', name: 'Olga Owner' },
+        maintainer: { id: 3, username: 'maintainer', name: 'Mona Maintainer' },
+        developer: { id: 4, username: 'developer', name: 'Dev Developer' },
+        reporter: { id: 5, username: 'reporter', name: 'Rita Reporter' },
+        guest: { id: 6, username: 'guest', name: 'Gus Guest' },
+        outsider: { id: 7, username: 'outsider', name: 'Otto Outsider' },
+      },
     },
   };
 }
 
-/** A config file (JSON) named by COLLAB_CONFORMANCE_CONFIG, or none: then the suite starts its own server. */
+const USER_ROLES: readonly UserRole[] = [
+  'admin',
+  'owner',
+  'maintainer',
+  'developer',
+  'reporter',
+  'guest',
+  'outsider',
+];
+const ROLES: readonly Role[] = [...USER_ROLES, 'developerReadRepository', 'revoked'];
+
+/** The fields a config file lacks, so that one written for an older suite fails with their names. */
+function missingFields(config: ConformanceConfig): string[] {
+  const missing: string[] = [];
+  const fixtures = (config.fixtures ?? {}) as Partial<ConformanceConfig['fixtures']>;
+  if (typeof config.baseUrl !== 'string') missing.push('baseUrl');
+  for (const role of ROLES) if (typeof config.tokens?.[role] !== 'string') missing.push(`tokens.${role}`);
+  const paths = [
+    'publicProject',
+    'privateProject',
+    'internalProject',
+    'unprotectedBranch',
+    'namespace',
+    'hiddenGroup',
+    'sharedProject',
+  ] as const;
+  for (const name of paths) if (typeof fixtures[name] !== 'string') missing.push(`fixtures.${name}`);
+  const group = fixtures.sharedGroup;
+  if (group === undefined) missing.push('fixtures.sharedGroup');
+  else
+    for (const field of ['id', 'path', 'name'] as const)
+      if (group[field] === undefined) missing.push(`fixtures.sharedGroup.${field}`);
+  if (fixtures.users === undefined) missing.push('fixtures.users');
+  else
+    for (const role of USER_ROLES) {
+      const user = fixtures.users[role];
+      if (user === undefined) missing.push(`fixtures.users.${role}`);
+      else
+        for (const field of ['id', 'username', 'name'] as const)
+          if (user[field] === undefined) missing.push(`fixtures.users.${role}.${field}`);
+    }
+  return missing;
+}
+
+/**
+ * The configuration from the environment: the JSON file named by COLLAB_CONFORMANCE_CONFIG (a whole
+ * ConformanceConfig), else the demo configuration at COLLAB_BASE_URL; without either, none (then the suite
+ * starts its own server).
+ */
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): ConformanceConfig | undefined {
   const file = env.COLLAB_CONFORMANCE_CONFIG;
-  if (file) return JSON.parse(readFileSync(file, 'utf8')) as ConformanceConfig;
+  if (file) {
+    const config = JSON.parse(readFileSync(file, 'utf8')) as ConformanceConfig;
+    const missing = missingFields(config);
+    if (missing.length > 0)
+      throw new Error(`${file} lacks ${missing.join(', ')} (see ConformanceConfig in @collab/conformance)`);
+    return config;
+  }
   if (env.COLLAB_BASE_URL) return demoConfig(env.COLLAB_BASE_URL);
   return undefined;
 }

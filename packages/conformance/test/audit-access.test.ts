@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, type Target } from '../src/index.js';
+import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 
 type Caller = Role | 'anonymous';
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,8 +51,8 @@ const status = async (caller: Caller, request: Call): Promise<number> => (await 
 /* Fixtures ---------------------------------------------------------------------------------------- */
 
 const enc = encodeURIComponent;
-let PRIVATE: string; // acme%2Fbackend
-let PUBLIC: string; // acme%2Fwebsite
+let PRIVATE: string; // the private project's path, encoded
+let PUBLIC: string; // the public project's path, encoded
 let privatePipeline: number;
 let publicPipeline: number;
 let doomedPipeline: number;
@@ -61,6 +61,19 @@ let publicKey: number;
 let privateMirror: number;
 let exportArchive: Buffer;
 let mirrorUrl: string;
+
+/** The names this file creates, new on every run (a second run against the same server finds none taken). */
+const WORK = `audit/work-${RUN}`;
+const OTHER = `audit/other-${RUN}`;
+const CREATED = `audit/created-${RUN}`;
+const RULE = `audit-${RUN}-*`;
+const EXTRA_RULE = `audit-extra-${RUN}`;
+const BY_QUERY = `audit/q-${RUN}`;
+const BY_FORM = `audit/f-${RUN}`;
+const BY_JSON = `audit/j-${RUN}`;
+const IMPORTED = `audit-import-${RUN}`;
+const HIDDEN_IMPORT = `hidden-import-${RUN}`;
+const JSON_IMPORT = `json-import-${RUN}`;
 
 function sshString(value: Buffer | string): Buffer {
   const bytes = Buffer.from(value);
@@ -124,7 +137,7 @@ beforeAll(async () => {
   expect((await call('admin', { method: 'DELETE', path: '/features/pipeline_test_report' })).status).toBe(
     204,
   );
-  for (const branch of ['audit/work', 'audit/other']) {
+  for (const branch of [WORK, OTHER]) {
     await created('maintainer', {
       method: 'POST',
       path: `/projects/${PRIVATE}/repository/branches`,
@@ -232,7 +245,8 @@ interface Row {
   instanceWide?: boolean;
 }
 
-function importForm(path: string, namespace = 'acme'): () => FormData {
+/** The import form; `namespace` defaults to the configured one, where the maintainer may import. */
+function importForm(path: string, namespace?: string): () => FormData {
   return () => {
     const form = new FormData();
     form.set(
@@ -241,7 +255,7 @@ function importForm(path: string, namespace = 'acme'): () => FormData {
       'export.tar.gz',
     );
     form.set('path', path);
-    form.set('namespace', namespace);
+    form.set('namespace', namespace ?? target.config.fixtures.namespace);
     return form;
   };
 }
@@ -265,7 +279,7 @@ const ROWS: Row[] = [
     request: (P) => ({
       method: 'POST',
       path: file(P, 'audit/new file.txt'),
-      body: { branch: 'audit/work', content: 'x', commit_message: 'audit create' },
+      body: { branch: WORK, content: 'x', commit_message: 'audit create' },
     }),
     anonymousOnPublic: 401,
     denied: ['reporter', 403],
@@ -276,7 +290,7 @@ const ROWS: Row[] = [
     request: (P) => ({
       method: 'PUT',
       path: file(P, 'audit/new file.txt'),
-      body: { branch: 'audit/work', content: 'y', commit_message: 'audit update' },
+      body: { branch: WORK, content: 'y', commit_message: 'audit update' },
     }),
     anonymousOnPublic: 401,
     denied: ['reporter', 403],
@@ -287,7 +301,7 @@ const ROWS: Row[] = [
     request: (P) => ({
       method: 'DELETE',
       path: file(P, 'audit/new file.txt'),
-      body: { branch: 'audit/work', commit_message: 'audit delete' },
+      body: { branch: WORK, commit_message: 'audit delete' },
     }),
     anonymousOnPublic: 401,
     denied: ['reporter', 403],
@@ -313,7 +327,7 @@ const ROWS: Row[] = [
     request: (P) => ({
       method: 'POST',
       path: `/projects/${P}/repository/branches`,
-      body: { branch: 'audit/created', ref: 'main' },
+      body: { branch: CREATED, ref: 'main' },
     }),
     anonymousOnPublic: 401,
     denied: ['reporter', 403],
@@ -323,7 +337,7 @@ const ROWS: Row[] = [
     operationId: 'deleteBranch',
     request: (P) => ({
       method: 'DELETE',
-      path: `/projects/${P}/repository/branches/${enc('audit/created')}`,
+      path: `/projects/${P}/repository/branches/${enc(CREATED)}`,
     }),
     anonymousOnPublic: 401,
     denied: ['reporter', 403],
@@ -349,7 +363,7 @@ const ROWS: Row[] = [
     request: (P) => ({
       method: 'POST',
       path: `/projects/${P}/protected_branches`,
-      body: { name: 'audit-*' },
+      body: { name: RULE },
     }),
     anonymousOnPublic: 401,
     denied: ['developer', 403],
@@ -375,7 +389,7 @@ const ROWS: Row[] = [
   },
   {
     operationId: 'unprotectBranch',
-    request: (P) => ({ method: 'DELETE', path: `/projects/${P}/protected_branches/${enc('audit-*')}` }),
+    request: (P) => ({ method: 'DELETE', path: `/projects/${P}/protected_branches/${enc(RULE)}` }),
     anonymousOnPublic: 401,
     denied: ['developer', 403],
     allowed: ['maintainer', 204],
@@ -558,9 +572,9 @@ const ROWS: Row[] = [
     allowed: ['maintainer', 200],
   },
   {
-    // Importing into a namespace needs maintainer access to it; the outsider cannot see acme/platform.
+    // Importing into a namespace needs maintainer access to it; the outsider sees the (public) namespace.
     operationId: 'importProject',
-    request: () => ({ method: 'POST', path: '/projects/import', form: importForm('audit-import') }),
+    request: () => ({ method: 'POST', path: '/projects/import', form: importForm(IMPORTED) }),
     anonymousOnPublic: 401,
     denied: ['developer', 403],
     allowed: ['maintainer', 201],
@@ -629,7 +643,7 @@ describe('401, 403 and 404 for every operation of document 1', { shuffle: false 
       await status('outsider', {
         method: 'POST',
         path: '/projects/import',
-        form: importForm('hidden-import', 'acme/platform'),
+        form: importForm(HIDDEN_IMPORT, target.config.fixtures.hiddenGroup),
       }),
     ).toBe(404);
   });
@@ -714,7 +728,11 @@ describe('400 for malformed parameters', () => {
     const response = await call('maintainer', {
       method: 'POST',
       path: '/projects/import',
-      body: { path: 'json-import', namespace: 'acme', file: exportArchive.toString('base64') },
+      body: {
+        path: JSON_IMPORT,
+        namespace: target.config.fixtures.namespace,
+        file: exportArchive.toString('base64'),
+      },
     });
     expect(response.status).toBe(400);
   });
@@ -724,7 +742,7 @@ describe('400 for malformed parameters', () => {
       await status('developer', {
         method: 'DELETE',
         path: file(PRIVATE, 'README.md'),
-        body: { branch: 'audit/work' },
+        body: { branch: WORK },
       }),
     ).toBe(400);
     expect(
@@ -763,15 +781,17 @@ describe('the seven pagination headers on every list', () => {
     await created('maintainer', {
       method: 'POST',
       path: `/projects/${PRIVATE}/protected_branches`,
-      body: { name: 'audit-extra' },
+      body: { name: EXTRA_RULE },
     });
     for (const [path, role] of LISTS()) {
       const all = await call(role, { method: 'GET', path, query: { per_page: '100' } });
       expect(all.status).toBe(200);
       const items = (await all.json()) as unknown[];
-      const total = items.length;
       for (const name of HEADERS) expect(all.headers.has(name), `${path} ${name}`).toBe(true);
-      expect(all.headers.get('X-Total'), path).toBe(String(total));
+      // Runs against one server add up: a list may have more than the 100 items of this page.
+      const total = Number(all.headers.get('X-Total'));
+      expect(items, path).toHaveLength(Math.min(total, 100));
+      expect(all.headers.get('X-Total-Pages'), path).toBe(String(Math.max(1, Math.ceil(total / 100))));
       expect(all.headers.get('X-Per-Page'), path).toBe('100');
       if (total < 2) {
         // Only the storage moves are empty here (moves come from an operator command).
@@ -824,20 +844,20 @@ describe('parameters as query, form fields or JSON body beyond repository files'
   it('creates branches from the query string, form fields and a JSON body, the token in either carrier', async () => {
     const token = target.config.tokens.developer;
     const viaQuery = await target.fetch(
-      `${url(PRIVATE, '/repository/branches')}?branch=${enc('audit/q')}&ref=main&private_token=${token}`,
+      `${url(PRIVATE, '/repository/branches')}?branch=${enc(BY_QUERY)}&ref=main&private_token=${token}`,
       { method: 'POST' },
     );
     expect(viaQuery.status).toBe(201);
     const viaForm = await target.fetch(url(PRIVATE, '/repository/branches'), {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': token, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ branch: 'audit/f', ref: 'main' }),
+      body: new URLSearchParams({ branch: BY_FORM, ref: 'main' }),
     });
     expect(viaForm.status).toBe(201);
     const viaJson = await target.fetch(`${url(PRIVATE, '/repository/branches')}?private_token=${token}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ branch: 'audit/j', ref: 'main' }),
+      body: JSON.stringify({ branch: BY_JSON, ref: 'main' }),
     });
     expect(viaJson.status).toBe(201);
     const names = (
@@ -845,11 +865,12 @@ describe('parameters as query, form fields or JSON body beyond repository files'
         await call('developer', {
           method: 'GET',
           path: `/projects/${PRIVATE}/repository/branches`,
-          query: { search: '^audit/' },
+          // This run's branches (earlier runs against the same server left others under audit/).
+          query: { search: RUN },
         })
       ).json()) as { name: string }[]
     ).map((branch) => branch.name);
-    expect(names).toEqual(expect.arrayContaining(['audit/q', 'audit/f', 'audit/j']));
+    expect(names).toEqual(expect.arrayContaining([BY_QUERY, BY_FORM, BY_JSON]));
   });
 
   it('takes nested form fields (pipeline variables) from a form body', async () => {
@@ -882,7 +903,7 @@ describe('parameters as query, form fields or JSON body beyond repository files'
   it('finds a project by numeric ID and by %2F-encoded path, and a branch with %2F in its name', async () => {
     const byPath = await call('reporter', {
       method: 'GET',
-      path: `/projects/${PRIVATE}/repository/branches/${enc('audit/work')}`,
+      path: `/projects/${PRIVATE}/repository/branches/${enc(WORK)}`,
     });
     expect(byPath.status).toBe(200);
     const sha = ((await byPath.json()) as { commit: { id: string } }).commit.id;
@@ -890,17 +911,17 @@ describe('parameters as query, form fields or JSON body beyond repository files'
     const { id } = (await status.json()) as { id: number };
     const byId = await call('reporter', {
       method: 'GET',
-      path: `/projects/${id}/repository/branches/${enc('audit/work')}`,
+      path: `/projects/${id}/repository/branches/${enc(WORK)}`,
     });
     expect(((await byId.json()) as { commit: { id: string } }).commit.id).toBe(sha);
     // HEAD with %2F in :id and a %2F-encoded ref.
     const head = await call('reporter', {
       method: 'HEAD',
       path: file(PRIVATE, 'README.md', '/raw'),
-      query: { ref: 'audit/work' },
+      query: { ref: WORK },
     });
     expect(head.status).toBe(200);
-    expect(head.headers.get('X-Service-Ref')).toBe('audit/work');
+    expect(head.headers.get('X-Service-Ref')).toBe(WORK);
   });
 });
 
@@ -947,16 +968,16 @@ describe('the X-Service-* headers', () => {
     const created = await call('developer', {
       method: 'POST',
       path: file(PRIVATE, 'docs/übersicht.md'),
-      body: { branch: 'audit/work', content: 'x', commit_message: 'non-ASCII name' },
+      body: { branch: WORK, content: 'x', commit_message: 'non-ASCII name' },
     });
     expect(created.status).toBe(201);
     const head = await call('reporter', {
       method: 'HEAD',
       path: file(PRIVATE, 'docs/übersicht.md'),
-      query: { ref: 'audit/work' },
+      query: { ref: WORK },
     });
     expect(head.status).toBe(200);
     expect(decodeURIComponent(head.headers.get('X-Service-File-Path') ?? '')).toBe('docs/übersicht.md');
-    expect(head.headers.get('X-Service-Ref')).toBe('audit/work');
+    expect(head.headers.get('X-Service-Ref')).toBe(WORK);
   });
 });

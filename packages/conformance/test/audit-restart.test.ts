@@ -79,7 +79,9 @@ const git = async (args: string[]) =>
     })
   ).stdout.trim();
 
-const PROJECT = 'acme/website';
+/** This test starts demo servers of its own: the demo fixtures. */
+const DEMO = demoConfig('').fixtures;
+const PROJECT = DEMO.publicProject;
 
 async function branchTips(target: Target, id: string): Promise<string[][]> {
   const { data, response } = await target.as('maintainer').GET('/projects/{id}/repository/branches', {
@@ -150,7 +152,7 @@ describe('jobs across a crash of the server process', () => {
       const form = new FormData();
       form.set('file', new Blob([new Uint8Array(archive)], { type: 'application/gzip' }), 'export.tar.gz');
       form.set('path', 'crash-copy');
-      form.set('namespace', 'acme');
+      form.set('namespace', DEMO.namespace);
       const accepted = await target.fetch(`${server.baseUrl}/api/v4/projects/import`, {
         method: 'POST',
         headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer },
@@ -179,7 +181,7 @@ describe('jobs across a crash of the server process', () => {
         (s) => s?.import_status === 'finished' || s?.import_status === 'failed',
       );
       expect(status?.import_status).toBe('finished');
-      expect(await branchTips(target, 'acme/crash-copy')).toEqual(archived);
+      expect(await branchTips(target, `${DEMO.namespace}/crash-copy`)).toEqual(archived);
 
       const tip = (await branchTips(target, PROJECT)).find(([name]) => name === 'main')?.[1];
       const pushed = await waitFor(

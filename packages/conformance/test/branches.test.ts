@@ -1,13 +1,16 @@
 // Branches: list with search and pagination, single read, create, delete, delete merged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Target } from '../src/index.js';
+import { openTarget, RUN, type Target } from '../src/index.js';
 
 let target: Target;
 let project: string;
+/** A fixture branch of the public project: not protected, not merged, with a commit of its own. */
+let develop: string;
 
 beforeAll(async () => {
   target = await openTarget();
   project = target.config.fixtures.publicProject;
+  develop = target.config.fixtures.unprotectedBranch;
 });
 afterAll(async () => {
   await target.close();
@@ -16,8 +19,16 @@ afterAll(async () => {
 const LIST = '/projects/{id}/repository/branches' as const;
 const ONE = '/projects/{id}/repository/branches/{branch}' as const;
 
-/** Distinguishes this run's branches from those of earlier runs against the same server. */
-const RUN = Date.now().toString(36);
+/** Every branch of the public project, all pages: runs against one server add up to more than a page. */
+async function allBranches(role: 'anonymous' | 'maintainer') {
+  const client = target.as(role);
+  const branches = [];
+  for await (const branch of client.paginate(() =>
+    client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } }),
+  ))
+    branches.push(branch);
+  return branches;
+}
 
 /** Creates `branch` from main as the maintainer (fixture branches may be deleted as merged by other tests). */
 async function ownBranch(branch: string): Promise<string> {
@@ -39,10 +50,12 @@ describe('listing branches', () => {
       .as('anonymous')
       .GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } });
     expect(response.status).toBe(200);
-    const names = data?.map((b) => b.name) ?? [];
+    const all = await allBranches('anonymous');
+    const names = all.map((b) => b.name);
     expect(names).toEqual([...names].sort());
-    expect(names).toEqual(expect.arrayContaining(['main', 'develop', RELEASE]));
-    const main = data?.find((b) => b.name === 'main');
+    expect(data?.map((b) => b.name)).toEqual(names.slice(0, 100));
+    expect(names).toEqual(expect.arrayContaining(['main', develop, RELEASE]));
+    const main = all.find((b) => b.name === 'main');
     expect(main).toMatchObject({ default: true, protected: true, merged: false, can_push: false });
     expect(main?.commit.id).toMatch(/^[0-9a-f]{40}$/);
     expect(main?.commit.authored_date).toMatch(/[+-]\d\d:\d\d$/);
@@ -59,9 +72,10 @@ describe('listing branches', () => {
     const startsWithRel = await names('^rel');
     expect(startsWithRel).toContain(RELEASE);
     expect(startsWithRel.every((name) => name.startsWith('rel'))).toBe(true);
-    const endsWithElop = await names('elop$');
-    expect(endsWithElop).toContain('develop');
-    expect(endsWithElop.every((name) => name.endsWith('elop'))).toBe(true);
+    const tail = develop.slice(-4);
+    const endsWithTail = await names(`${tail}$`);
+    expect(endsWithTail).toContain(develop);
+    expect(endsWithTail.every((name) => name.endsWith(tail))).toBe(true);
     const containsLease = await names('lease');
     expect(containsLease).toContain(RELEASE);
     expect(containsLease.every((name) => name.includes('lease'))).toBe(true);
@@ -142,10 +156,10 @@ describe('one branch', () => {
       default: false,
       can_push: true,
     });
-    const develop = await target
+    const unmerged = await target
       .as('developer')
-      .GET(ONE, { params: { path: { id: project, branch: 'develop' } } });
-    expect(develop.data?.merged).toBe(false);
+      .GET(ONE, { params: { path: { id: project, branch: develop } } });
+    expect(unmerged.data?.merged).toBe(false);
     const main = await target.as('developer').GET(ONE, { params: { path: { id: project, branch: 'main' } } });
     expect(main.data).toMatchObject({
       protected: true,
@@ -173,15 +187,15 @@ describe('creating and deleting branches', () => {
     const client = target.as('developer');
     const fromName = await client.POST(LIST, {
       params: { path: { id: project } },
-      body: { branch: 'topic/one', ref: 'develop' },
+      body: { branch: `topic/one-${RUN}`, ref: develop },
     });
     expect(fromName.response.status).toBe(201);
-    const develop = await client.GET(ONE, { params: { path: { id: project, branch: 'develop' } } });
-    expect(fromName.data?.commit.id).toBe(develop.data?.commit.id);
-    const sha = develop.data?.commit.parent_ids[0] ?? '';
+    const source = await client.GET(ONE, { params: { path: { id: project, branch: develop } } });
+    expect(fromName.data?.commit.id).toBe(source.data?.commit.id);
+    const sha = source.data?.commit.parent_ids[0] ?? '';
     const fromSha = await client.POST(LIST, {
       params: { path: { id: project } },
-      body: { branch: 'topic/two', ref: sha },
+      body: { branch: `topic/two-${RUN}`, ref: sha },
     });
     expect(fromSha.response.status).toBe(201);
     expect(fromSha.data?.commit.id).toBe(sha);
@@ -191,7 +205,7 @@ describe('creating and deleting branches', () => {
     const client = target.as('developer');
     for (const body of [
       { branch: 'topic/bad-ref', ref: 'no-such-ref' },
-      { branch: 'develop', ref: 'main' },
+      { branch: develop, ref: 'main' },
       { branch: 'bad..name', ref: 'main' },
     ]) {
       const { response, error } = await client.POST(LIST, { params: { path: { id: project } }, body });
@@ -220,21 +234,16 @@ describe('creating and deleting branches', () => {
 
   it('deletes a branch (204) and explains why the default or a protected branch cannot go', async () => {
     const client = target.as('developer');
-    await client.POST(LIST, {
-      params: { path: { id: project } },
-      body: { branch: 'topic/to-delete', ref: 'main' },
-    });
+    const doomed = `topic/to-delete-${RUN}`;
+    await client.POST(LIST, { params: { path: { id: project } }, body: { branch: doomed, ref: 'main' } });
     expect(
-      (await client.DELETE(ONE, { params: { path: { id: project, branch: 'topic/to-delete' } } })).response
-        .status,
+      (await client.DELETE(ONE, { params: { path: { id: project, branch: doomed } } })).response.status,
     ).toBe(204);
     expect(
-      (await client.GET(ONE, { params: { path: { id: project, branch: 'topic/to-delete' } } })).response
-        .status,
+      (await client.GET(ONE, { params: { path: { id: project, branch: doomed } } })).response.status,
     ).toBe(404);
     expect(
-      (await client.DELETE(ONE, { params: { path: { id: project, branch: 'topic/to-delete' } } })).response
-        .status,
+      (await client.DELETE(ONE, { params: { path: { id: project, branch: doomed } } })).response.status,
     ).toBe(404);
 
     const defaultBranch = await target
@@ -243,28 +252,24 @@ describe('creating and deleting branches', () => {
     expect(defaultBranch.response.status).toBe(400);
     expect(defaultBranch.error?.message).toMatch(/default branch/);
     expect(
-      (await target.as('reporter').DELETE(ONE, { params: { path: { id: project, branch: 'develop' } } }))
+      (await target.as('reporter').DELETE(ONE, { params: { path: { id: project, branch: develop } } }))
         .response.status,
     ).toBe(403);
   });
 
   it('deletes merged branches but keeps protected, unmerged and default ones (202)', async () => {
     const client = target.as('maintainer');
-    await client.POST(LIST, {
-      params: { path: { id: project } },
-      body: { branch: 'merged/one', ref: 'main' },
-    });
+    const merged = `merged/one-${RUN}`;
+    await client.POST(LIST, { params: { path: { id: project } }, body: { branch: merged, ref: 'main' } });
     const { response, data } = await client.DELETE('/projects/{id}/repository/merged_branches', {
       params: { path: { id: project } },
     });
     expect(response.status).toBe(202);
     expect(data?.message).toBe('202 Accepted');
-    const names = (
-      await client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } })
-    ).data?.map((b) => b.name);
-    expect(names).not.toContain('merged/one');
+    const names = (await allBranches('maintainer')).map((b) => b.name);
+    expect(names).not.toContain(merged);
     expect(names).not.toContain('feature/merged-already');
-    expect(names).toEqual(expect.arrayContaining(['main', 'develop']));
+    expect(names).toEqual(expect.arrayContaining(['main', develop]));
     expect(
       (
         await target

@@ -1,6 +1,6 @@
 // Feature flags (administrators only): list, set boolean, percentage and actor gates, delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, type Target } from '../src/index.js';
+import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 
 let target: Target;
 
@@ -13,6 +13,18 @@ afterAll(async () => {
 
 const LIST = '/features' as const;
 const ONE = '/features/{name}' as const;
+
+/** The features this file creates, new on every run (a feature is never removed unless deleted). */
+const NEW_LIBRARY = `new_library_${RUN}`;
+const GRADUAL = `gradual_${RUN}`;
+const ALWAYS = `always_${RUN}`;
+const FOR_SOME = `for_some_${RUN}`;
+const FROM_FORM = `from_form_${RUN}`;
+const LIST_A = `list_a_${RUN}`;
+const LIST_B = `list_b_${RUN}`;
+const LIST_C = `list_c_${RUN}`;
+const DOOMED = `doomed_${RUN}`;
+const KEPT = `kept_${RUN}`;
 
 type SetBody = {
   value: boolean | number | string;
@@ -27,6 +39,21 @@ async function setGate(name: string, body: SetBody, role: Role | 'anonymous' = '
   return target.as(role).POST(ONE, { params: { path: { name } }, body });
 }
 
+/** Every feature, all pages: features stay until deleted, so runs against one server add up. */
+async function allFeatures() {
+  const client = target.as('admin');
+  const features = [];
+  for await (const feature of client.paginate(() =>
+    client.GET(LIST, { params: { query: { per_page: 100 } } }),
+  ))
+    features.push(feature);
+  return features;
+}
+
+async function featureNames(): Promise<string[]> {
+  return (await allFeatures()).map((feature) => feature.name);
+}
+
 async function setOk(name: string, body: SetBody) {
   const { data, response, error } = await setGate(name, body);
   expect(response.status, JSON.stringify(error)).toBe(201);
@@ -35,29 +62,29 @@ async function setOk(name: string, body: SetBody) {
 
 describe('POST /features/:name', () => {
   it('creates a feature and switches it on and off for everyone', async () => {
-    expect(await setOk('new_library', { value: true })).toEqual({
-      name: 'new_library',
+    expect(await setOk(NEW_LIBRARY, { value: true })).toEqual({
+      name: NEW_LIBRARY,
       state: 'on',
       gates: [{ key: 'boolean', value: true }],
     });
-    expect(await setOk('new_library', { value: false })).toEqual({
-      name: 'new_library',
+    expect(await setOk(NEW_LIBRARY, { value: false })).toEqual({
+      name: NEW_LIBRARY,
       state: 'off',
       gates: [{ key: 'boolean', value: false }],
     });
   });
 
   it('sets a percentage of time (the default key) or of actors: state conditional', async () => {
-    expect(await setOk('gradual', { value: 30 })).toEqual({
-      name: 'gradual',
+    expect(await setOk(GRADUAL, { value: 30 })).toEqual({
+      name: GRADUAL,
       state: 'conditional',
       gates: [
         { key: 'boolean', value: false },
         { key: 'percentage_of_time', value: 30 },
       ],
     });
-    expect(await setOk('gradual', { value: 34, key: 'percentage_of_actors' })).toEqual({
-      name: 'gradual',
+    expect(await setOk(GRADUAL, { value: 34, key: 'percentage_of_actors' })).toEqual({
+      name: GRADUAL,
       state: 'conditional',
       gates: [
         { key: 'boolean', value: false },
@@ -66,26 +93,28 @@ describe('POST /features/:name', () => {
       ],
     });
     // A percentage of 0 removes that gate; switching the feature on for everyone clears the others.
-    expect((await setOk('gradual', { value: 0 }))?.gates).toEqual([
+    expect((await setOk(GRADUAL, { value: 0 }))?.gates).toEqual([
       { key: 'boolean', value: false },
       { key: 'percentage_of_actors', value: 34 },
     ]);
-    expect(await setOk('gradual', { value: true })).toEqual({
-      name: 'gradual',
+    expect(await setOk(GRADUAL, { value: true })).toEqual({
+      name: GRADUAL,
       state: 'on',
       gates: [{ key: 'boolean', value: true }],
     });
   });
 
   it('treats 100 percent of the time as on', async () => {
-    expect((await setOk('always', { value: 100 }))?.state).toBe('on');
+    expect((await setOk(ALWAYS, { value: 100 }))?.state).toBe('on');
   });
 
   it('enables and disables for users, groups, projects and feature groups, combined in one call', async () => {
-    const combined = await setOk('for_some', {
+    const { users, namespace, publicProject } = target.config.fixtures;
+    const twoUsers = `${users.developer.username},${users.reporter.username}`;
+    const combined = await setOk(FOR_SOME, {
       value: true,
-      user: 'developer,reporter',
-      project: target.config.fixtures.publicProject,
+      user: twoUsers,
+      project: publicProject,
     });
     expect(combined?.state).toBe('conditional');
     expect(combined?.gates[0]).toEqual({ key: 'boolean', value: false });
@@ -94,29 +123,29 @@ describe('POST /features/:name', () => {
     expect(actors.filter((actor) => /^User:\d+$/.test(actor))).toHaveLength(2);
     expect(actors.filter((actor) => /^Project:\d+$/.test(actor))).toHaveLength(1);
 
-    const withGroup = await setOk('for_some', { value: true, group: 'acme', feature_group: 'admins' });
+    const withGroup = await setOk(FOR_SOME, { value: true, group: namespace, feature_group: 'admins' });
     expect(withGroup?.gates.find((gate) => gate.key === 'actors')?.value).toHaveLength(4);
     expect(withGroup?.gates.find((gate) => gate.key === 'groups')).toEqual({
       key: 'groups',
       value: ['admins'],
     });
 
-    const fewer = await setOk('for_some', {
+    const fewer = await setOk(FOR_SOME, {
       value: false,
-      user: 'developer,reporter',
-      group: 'acme',
+      user: twoUsers,
+      group: namespace,
       feature_group: 'admins',
     });
     expect(fewer?.gates.find((gate) => gate.key === 'actors')?.value).toEqual(
       actors.filter((actor) => actor.startsWith('Project:')),
     );
     expect(fewer?.gates.find((gate) => gate.key === 'groups')).toBeUndefined();
-    const none = await setOk('for_some', { value: false, project: target.config.fixtures.publicProject });
-    expect(none).toEqual({ name: 'for_some', state: 'off', gates: [{ key: 'boolean', value: false }] });
+    const none = await setOk(FOR_SOME, { value: false, project: publicProject });
+    expect(none).toEqual({ name: FOR_SOME, state: 'off', gates: [{ key: 'boolean', value: false }] });
   });
 
   it('takes form fields and query parameters too', async () => {
-    const url = `${target.config.baseUrl}/api/v4/features/from_form`;
+    const url = `${target.config.baseUrl}/api/v4/features/${FROM_FORM}`;
     const headers = { 'PRIVATE-TOKEN': target.config.tokens.admin };
     const form = await target.fetch(url, {
       method: 'POST',
@@ -134,6 +163,7 @@ describe('POST /features/:name', () => {
   });
 
   it('answers 400 for a bad value, unknown actors, a percentage for actors and a bad name', async () => {
+    const { users, namespace } = target.config.fixtures;
     const bad: [string, SetBody][] = [
       ['bad_value', { value: 150 }],
       ['bad_value', { value: '101' }],
@@ -141,9 +171,9 @@ describe('POST /features/:name', () => {
       ['bad_value', { value: -5 }],
       ['bad_actor', { value: true, user: 'nobody' }],
       ['bad_actor', { value: true, group: 'no-such-group' }],
-      ['bad_actor', { value: true, project: 'acme/no-such-project' }],
+      ['bad_actor', { value: true, project: `${namespace}/no-such-project` }],
       ['bad_actor', { value: true, feature_group: 'no_such_feature_group' }],
-      ['bad_mix', { value: 50, user: 'developer' }],
+      ['bad_mix', { value: 50, user: users.developer.username }],
       ['bad name!', { value: true }],
     ];
     for (const [name, body] of bad) {
@@ -159,10 +189,10 @@ describe('POST /features/:name', () => {
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: expect.stringMatching(/value/) });
     // Nothing half-written: the refused calls created no feature.
-    const { data } = await target.as('admin').GET(LIST, { params: { query: { per_page: 100 } } });
-    expect(data?.map((feature) => feature.name)).not.toContain('bad_value');
-    expect(data?.map((feature) => feature.name)).not.toContain('bad_actor');
-    expect(data?.map((feature) => feature.name)).not.toContain('bad_mix');
+    const names = await featureNames();
+    expect(names).not.toContain('bad_value');
+    expect(names).not.toContain('bad_actor');
+    expect(names).not.toContain('bad_mix');
   });
 
   it('is for administrators only: 401 without a valid token, 403 otherwise', async () => {
@@ -176,17 +206,20 @@ describe('POST /features/:name', () => {
 
 describe('GET /features', () => {
   it('lists every feature by name with its gates, paginated', async () => {
-    await setOk('list_a', { value: true });
-    await setOk('list_b', { value: 10 });
+    await setOk(LIST_A, { value: true });
+    await setOk(LIST_B, { value: 10 });
     // A third, so that page 2 of 1 per page has a next page whatever else exists.
-    await setOk('list_c', { value: false });
+    await setOk(LIST_C, { value: false });
     const { data, response } = await target.as('admin').GET(LIST, { params: { query: { per_page: 100 } } });
     expect(response.status).toBe(200);
-    const names = data?.map((feature) => feature.name) ?? [];
+    // Sorted by name across all pages (earlier runs against the same server may have left more than 100).
+    const all = await allFeatures();
+    const names = all.map((feature) => feature.name);
     expect(names).toEqual([...names].sort());
-    expect(data).toContainEqual({ name: 'list_a', state: 'on', gates: [{ key: 'boolean', value: true }] });
-    expect(data).toContainEqual({
-      name: 'list_b',
+    expect(data?.map((feature) => feature.name)).toEqual(names.slice(0, 100));
+    expect(all).toContainEqual({ name: LIST_A, state: 'on', gates: [{ key: 'boolean', value: true }] });
+    expect(all).toContainEqual({
+      name: LIST_B,
       state: 'conditional',
       gates: [
         { key: 'boolean', value: false },
@@ -215,14 +248,13 @@ describe('GET /features', () => {
 
 describe('DELETE /features/:name', () => {
   it('removes the feature (204), and answers the same when it does not exist', async () => {
-    await setOk('doomed', { value: true });
-    const deleted = await target.as('admin').DELETE(ONE, { params: { path: { name: 'doomed' } } });
+    await setOk(DOOMED, { value: true });
+    const deleted = await target.as('admin').DELETE(ONE, { params: { path: { name: DOOMED } } });
     expect(deleted.response.status).toBe(204);
     expect(await deleted.response.text()).toBe('');
-    const { data } = await target.as('admin').GET(LIST, { params: { query: { per_page: 100 } } });
-    expect(data?.map((feature) => feature.name)).not.toContain('doomed');
+    expect(await featureNames()).not.toContain(DOOMED);
     expect(
-      (await target.as('admin').DELETE(ONE, { params: { path: { name: 'doomed' } } })).response.status,
+      (await target.as('admin').DELETE(ONE, { params: { path: { name: DOOMED } } })).response.status,
     ).toBe(204);
     expect(
       (await target.as('admin').DELETE(ONE, { params: { path: { name: 'never_existed' } } })).response.status,
@@ -230,11 +262,10 @@ describe('DELETE /features/:name', () => {
   });
 
   it('is for administrators only', async () => {
-    await setOk('kept', { value: true });
-    const params = { path: { name: 'kept' } };
+    await setOk(KEPT, { value: true });
+    const params = { path: { name: KEPT } };
     expect((await target.as('anonymous').DELETE(ONE, { params })).response.status).toBe(401);
     expect((await target.as('maintainer').DELETE(ONE, { params })).response.status).toBe(403);
-    const { data } = await target.as('admin').GET(LIST, { params: { query: { per_page: 100 } } });
-    expect(data?.map((feature) => feature.name)).toContain('kept');
+    expect(await featureNames()).toContain(KEPT);
   });
 });

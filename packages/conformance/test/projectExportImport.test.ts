@@ -3,17 +3,28 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig, openTarget, type Role, startLocalServer, type Target, targetFor } from '../src/index.js';
+import {
+  demoConfig,
+  openTarget,
+  type Role,
+  RUN,
+  startLocalServer,
+  type Target,
+  targetFor,
+} from '../src/index.js';
 import { readTarGz, writeTarGz } from './tarball.js';
 
 let target: Target;
 let project: string;
 let privateProject: string;
+/** The group imports go to (the maintainer may create projects there). */
+let namespace: string;
 
 beforeAll(async () => {
   target = await openTarget();
   project = target.config.fixtures.publicProject;
   privateProject = target.config.fixtures.privateProject;
+  namespace = target.config.fixtures.namespace;
 });
 afterAll(async () => {
   await target.close();
@@ -124,12 +135,15 @@ async function importStatus(id: number | string): Promise<ImportResult> {
   return data as ImportResult;
 }
 
-/** Imports `archive` as the maintainer and waits until the import finished or failed. */
+/** A project path of this run: imported projects stay, so a second run against the same server needs new ones. */
+const fresh = (path: string): string => `${path}-${RUN}`;
+
+/** `text` as a regular expression that matches it literally. */
+const literally = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Imports `archive` as the maintainer (into `namespace` unless given) and waits until it finished or failed. */
 async function importAndWait(archive: Buffer, fields: Record<string, string>): Promise<ImportResult> {
-  const { status, body } = await postImport(
-    'maintainer',
-    importForm(archive, { namespace: 'acme', ...fields }),
-  );
+  const { status, body } = await postImport('maintainer', importForm(archive, { namespace, ...fields }));
   expect(status, JSON.stringify(body)).toBe(201);
   expect(body.import_status).toBe('scheduled');
   const id = body.id as number;
@@ -187,19 +201,19 @@ function expectExportArchive(bytes: Buffer): Map<string, Buffer> {
 describe('export status and download before any export', () => {
   it('reports export_status none without _links, and the download is 404', async () => {
     // A project of its own, imported under a new path: on a shared server the fixtures may have been exported.
-    const fresh = (
-      await importAndWait(await exportAndDownload(project), {
-        path: `never-exported-${Date.now().toString(36)}`,
-      })
+    const neverExported = (
+      await importAndWait(await exportAndDownload(project), { path: fresh('never-exported') })
     ).path_with_namespace;
-    const { data, response } = await target.as('maintainer').GET(EXPORT, { params: { path: { id: fresh } } });
+    const { data, response } = await target
+      .as('maintainer')
+      .GET(EXPORT, { params: { path: { id: neverExported } } });
     expect(response.status).toBe(200);
     expect(data?.export_status).toBe('none');
-    expect(data?.path_with_namespace).toBe(fresh);
+    expect(data?.path_with_namespace).toBe(neverExported);
     expect(data).not.toHaveProperty('_links');
     const missing = await target
       .as('maintainer')
-      .GET(DOWNLOAD, { params: { path: { id: fresh } }, parseAs: 'stream' });
+      .GET(DOWNLOAD, { params: { path: { id: neverExported } }, parseAs: 'stream' });
     expect(missing.response.status).toBe(404);
   });
 });
@@ -225,8 +239,11 @@ describe('who may export', () => {
       ).toBe(status);
     }
     expect(
-      (await target.as('maintainer').GET(EXPORT, { params: { path: { id: 'acme/no-such-project' } } }))
-        .response.status,
+      (
+        await target
+          .as('maintainer')
+          .GET(EXPORT, { params: { path: { id: `${namespace}/no-such-project` } } })
+      ).response.status,
     ).toBe(404);
   });
 
@@ -306,8 +323,11 @@ describe('exporting a project', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/gzip/);
+    // GitLab's name: a timestamp, then the project's full path with `_` for `/`.
     expect(response.headers.get('content-disposition')).toMatch(
-      /^attachment; filename="[\d_-]+_acme_website_export\.tar\.gz"$/,
+      new RegExp(
+        `^attachment; filename="[\\d_-]+_${literally(project.replace(/\//g, '_'))}_export\\.tar\\.gz"$`,
+      ),
     );
     const files = expectExportArchive(Buffer.from(await response.arrayBuffer()));
     expect(files.get('VERSION')?.toString('utf8').trim()).toBe('1');
@@ -316,7 +336,7 @@ describe('exporting a project', () => {
       unknown
     >;
     expect(archived).toMatchObject({
-      path: 'website',
+      path: project.split('/').pop(),
       visibility: 'public',
       default_branch: 'main',
       description: 'Exported copy',
@@ -494,27 +514,29 @@ describe('importing a project', () => {
   });
 
   it('round-trips: the same files, branches, commits and protected branches under a new path', async () => {
-    const imported = await importAndWait(archive, { path: 'website-copy' });
+    const path = fresh('website-copy');
+    const copyPath = `${namespace}/${path}`;
+    const imported = await importAndWait(archive, { path });
     expect(imported.import_status).toBe('finished');
     expect(imported.failed_relations).toEqual([]);
-    expect(imported).toMatchObject({
-      path: 'website-copy',
-      name: 'website-copy',
-      path_with_namespace: 'acme/website-copy',
-    });
+    expect(imported).toMatchObject({ path, name: path, path_with_namespace: copyPath });
     expect(imported.correlation_id).toEqual(expect.any(String));
 
     const client = target.as('maintainer');
+    // All pages of both lists: on a shared server, earlier runs leave more branches and rules than a page.
     const branchesOf = async (id: string) => {
-      const { data, response } = await client.GET('/projects/{id}/repository/branches', {
-        params: { path: { id }, query: { per_page: 100 } },
-      });
-      expect(response.status).toBe(200);
-      return (data ?? []).map((b) => [b.name, b.commit.id, b.default]).sort();
+      const branches = [];
+      for await (const b of client.paginate(() =>
+        client.GET('/projects/{id}/repository/branches', {
+          params: { path: { id }, query: { per_page: 100 } },
+        }),
+      ))
+        branches.push([b.name, b.commit.id, b.default]);
+      return branches.sort();
     };
     const originalBranches = await branchesOf(project);
     expect(originalBranches.length).toBeGreaterThan(1);
-    expect(await branchesOf('acme/website-copy')).toEqual(originalBranches);
+    expect(await branchesOf(copyPath)).toEqual(originalBranches);
 
     for (const [branch] of originalBranches) {
       for (const filePath of [
@@ -527,26 +549,33 @@ describe('importing a project', () => {
           client.GET('/projects/{id}/repository/files/{file_path}', {
             params: { path: { id, file_path: filePath }, query: { ref: String(branch) } },
           });
-        const [original, copy] = await Promise.all([read(project), read('acme/website-copy')]);
+        const [original, copy] = await Promise.all([read(project), read(copyPath)]);
         expect(copy.response.status).toBe(original.response.status);
         expect(copy.data?.content).toEqual(original.data?.content);
         expect(copy.data?.last_commit_id).toEqual(original.data?.last_commit_id);
       }
     }
 
-    const protectedNames = async (id: string) =>
-      ((await client.GET('/projects/{id}/protected_branches', { params: { path: { id } } })).data ?? [])
-        .map((p) => p.name)
-        .sort();
-    expect(await protectedNames('acme/website-copy')).toEqual(await protectedNames(project));
+    const protectedNames = async (id: string) => {
+      const names: string[] = [];
+      for await (const rule of client.paginate(() =>
+        client.GET('/projects/{id}/protected_branches', {
+          params: { path: { id }, query: { per_page: 100 } },
+        }),
+      ))
+        names.push(rule.name);
+      return names.sort();
+    };
+    expect(await protectedNames(copyPath)).toEqual(await protectedNames(project));
     expect(await protectedNames(project)).toContain('main');
   });
 
   it('honours name and override_params over the archive', async () => {
+    const name = `Website Renamed ${RUN}`;
     const form = importForm(archive, {
-      namespace: 'acme',
-      path: 'website-renamed',
-      name: 'Website Renamed',
+      namespace,
+      path: fresh('website-renamed'),
+      name,
       'override_params[description]': 'Overridden description',
       'override_params[visibility]': 'private',
     });
@@ -557,7 +586,7 @@ describe('importing a project', () => {
       () => importStatus(body.id as number),
       (s) => s.import_status === 'finished',
     );
-    expect(done).toMatchObject({ name: 'Website Renamed', description: 'Overridden description' });
+    expect(done).toMatchObject({ name, description: 'Overridden description' });
     // Private now: the outsider, who sees the public original, does not see the copy.
     expect(
       (await target.as('outsider').GET(IMPORT_STATUS, { params: { path: { id: String(done.id) } } })).response
@@ -566,12 +595,10 @@ describe('importing a project', () => {
   });
 
   it('refuses a taken path (400) unless overwrite is true, which replaces the project', async () => {
-    const first = await importAndWait(archive, { path: 'website-overwrite' });
+    const path = fresh('website-overwrite');
+    const first = await importAndWait(archive, { path });
     expect(first.import_status).toBe('finished');
-    const taken = await postImport(
-      'maintainer',
-      importForm(archive, { namespace: 'acme', path: 'website-overwrite' }),
-    );
+    const taken = await postImport('maintainer', importForm(archive, { namespace, path }));
     expect(taken.status).toBe(400);
     expect(taken.body).toEqual({ message: { path: ['has already been taken'] } });
 
@@ -579,7 +606,7 @@ describe('importing a project', () => {
     const files = readTarGz(archive);
     const projectJson = JSON.parse(files.get('project.json')?.toString('utf8') ?? '{}');
     files.set('project.json', Buffer.from(JSON.stringify({ ...projectJson, description: 'Replaced' })));
-    const replaced = await importAndWait(writeTarGz(files), { path: 'website-overwrite', overwrite: 'true' });
+    const replaced = await importAndWait(writeTarGz(files), { path, overwrite: 'true' });
     expect(replaced.import_status).toBe('finished');
     expect(replaced.id).toBe(first.id);
     expect(replaced.description).toBe('Replaced');
@@ -587,35 +614,40 @@ describe('importing a project', () => {
   });
 
   it('needs file and path, a valid path, and a namespace the caller may create projects in', async () => {
+    const { hiddenGroup, sharedGroup } = target.config.fixtures;
+    // Paths of this run: none of these imports may be accepted, and none may fail for a taken path.
+    const x = (n: number) => fresh(`x${n}`);
     const cases: [Role | 'anonymous', FormData, number][] = [
-      ['anonymous', importForm(archive, { namespace: 'acme', path: 'x1' }), 401],
-      ['developerReadRepository', importForm(archive, { namespace: 'acme', path: 'x2' }), 403],
-      ['developer', importForm(archive, { namespace: 'acme', path: 'x3' }), 403],
-      ['maintainer', importForm(archive, { namespace: 'partners', path: 'x4' }), 404],
-      ['maintainer', importForm(archive, { namespace: 'no-such-group', path: 'x5' }), 404],
-      ['maintainer', importForm(archive, { namespace: '999999', path: 'x6' }), 404],
-      ['maintainer', importForm(archive, { path: 'x7' }), 400],
-      ['maintainer', importForm(archive, { namespace: 'acme', path: '-bad path' }), 400],
+      ['anonymous', importForm(archive, { namespace, path: x(1) }), 401],
+      ['developerReadRepository', importForm(archive, { namespace, path: x(2) }), 403],
+      ['developer', importForm(archive, { namespace, path: x(3) }), 403],
+      // A group the maintainer cannot see.
+      ['maintainer', importForm(archive, { namespace: sharedGroup.path, path: x(4) }), 404],
+      ['maintainer', importForm(archive, { namespace: 'no-such-group', path: x(5) }), 404],
+      ['maintainer', importForm(archive, { namespace: '999999', path: x(6) }), 404],
+      ['maintainer', importForm(archive, { path: x(7) }), 400],
+      ['maintainer', importForm(archive, { namespace, path: '-bad path' }), 400],
       [
         'maintainer',
-        importForm(archive, { namespace: 'acme', path: 'x8', 'override_params[visibility]': 'secret' }),
+        importForm(archive, { namespace, path: x(8), 'override_params[visibility]': 'secret' }),
         400,
       ],
+      // A public project in a private group.
       [
         'maintainer',
         importForm(archive, {
-          namespace: 'acme/platform',
-          path: 'x9',
+          namespace: hiddenGroup,
+          path: x(9),
           'override_params[visibility]': 'public',
         }),
         400,
       ],
     ];
     const withoutFile = new FormData();
-    withoutFile.set('namespace', 'acme');
-    withoutFile.set('path', 'x10');
+    withoutFile.set('namespace', namespace);
+    withoutFile.set('path', x(10));
     cases.push(['maintainer', withoutFile, 400]);
-    const withoutPath = importForm(archive, { namespace: 'acme' });
+    const withoutPath = importForm(archive, { namespace });
     cases.push(['maintainer', withoutPath, 400]);
     for (const [index, [role, form, status]] of cases.entries()) {
       const result = await postImport(role, form);
@@ -624,7 +656,7 @@ describe('importing a project', () => {
     // The owner of the group may import into it.
     const byOwner = await postImport(
       'owner',
-      importForm(archive, { namespace: 'acme', path: 'owner-import' }),
+      importForm(archive, { namespace, path: fresh('owner-import') }),
     );
     expect(byOwner.status).toBe(201);
   });
@@ -643,11 +675,11 @@ describe('importing a project', () => {
     const badBundle = new Map<string, Buffer | string>(files);
     badBundle.set('project.bundle', '# v2 git bundle\nnonsense\n');
     for (const [path, bytes, error] of [
-      ['broken-random', Buffer.from('this is not an archive at all'), /not a valid gzip tar/],
-      ['broken-no-bundle', writeTarGz(withoutBundle), /project\.bundle/],
-      ['broken-visibility', writeTarGz(badJson), /visibility/],
-      ['broken-json', writeTarGz(notJson), /project\.json/],
-      ['broken-bundle', writeTarGz(badBundle), /bundle/],
+      [fresh('broken-random'), Buffer.from('this is not an archive at all'), /not a valid gzip tar/],
+      [fresh('broken-no-bundle'), writeTarGz(withoutBundle), /project\.bundle/],
+      [fresh('broken-visibility'), writeTarGz(badJson), /visibility/],
+      [fresh('broken-json'), writeTarGz(notJson), /project\.json/],
+      [fresh('broken-bundle'), writeTarGz(badBundle), /bundle/],
     ] as const) {
       const result = await importAndWait(bytes, { path });
       expect(result.import_status, path).toBe('failed');
@@ -678,7 +710,7 @@ describe('importing a project', () => {
       'project.json',
       Buffer.from(JSON.stringify({ ...projectJson, protected_branches: [good, bad, badLevel] })),
     );
-    const result = await importAndWait(writeTarGz(files), { path: 'website-relations' });
+    const result = await importAndWait(writeTarGz(files), { path: fresh('website-relations') });
     expect(result.import_status).toBe('finished');
     expect(result.failed_relations).toHaveLength(2);
     for (const failure of result.failed_relations) {
@@ -698,7 +730,7 @@ describe('importing a project', () => {
 
     const many = Array.from({ length: 150 }, (_, i) => ({ ...bad, name: `bad..${i}` }));
     files.set('project.json', Buffer.from(JSON.stringify({ ...projectJson, protected_branches: many })));
-    const capped = await importAndWait(writeTarGz(files), { path: 'website-many-failures' });
+    const capped = await importAndWait(writeTarGz(files), { path: fresh('website-many-failures') });
     expect(capped.import_status).toBe('finished');
     expect(capped.failed_relations).toHaveLength(100);
     expect(new Set(capped.failed_relations.map((f) => f.id)).size).toBe(100);
@@ -723,6 +755,8 @@ describe('import status', () => {
     expect((await target.as('outsider').GET(IMPORT_STATUS, params(privateProject))).response.status).toBe(
       404,
     );
-    expect((await target.as('maintainer').GET(IMPORT_STATUS, params('acme/nope'))).response.status).toBe(404);
+    expect(
+      (await target.as('maintainer').GET(IMPORT_STATUS, params(`${namespace}/nope`))).response.status,
+    ).toBe(404);
   });
 });

@@ -1,27 +1,23 @@
 // Protected branches: list, read, protect, unprotect and the code-owner option, and the rules' effect on
 // file commits and branch deletion.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Target } from '../src/index.js';
+import { type ConformanceConfig, type FixtureUser, openTarget, RUN, type Target } from '../src/index.js';
 
 let target: Target;
 let project: string;
 let privateProject: string;
-
-/** The demo fixtures' IDs (users and groups are created in file order); the tests check the names they get. */
-const DEMO = {
-  developerId: 4,
-  developerName: 'Dev Developer',
-  outsiderId: 7,
-  partnersGroupId: 3,
-  partnersGroupName: 'Partners',
-  /** A private project shared with the Partners group; the maintainer maintains it through Acme. */
-  sharedProject: 'acme/platform/infra',
-};
+/** A member of the projects, for user grants. */
+let developer: FixtureUser;
+/** No member of the public project: a user grant may not name them. */
+let outsider: FixtureUser;
+/** A group the public project is not shared with, and `sharedProject` (maintained by the maintainer) is. */
+let sharedGroup: ConformanceConfig['fixtures']['sharedGroup'];
+let sharedProject: string;
 
 beforeAll(async () => {
   target = await openTarget();
-  project = target.config.fixtures.publicProject;
-  privateProject = target.config.fixtures.privateProject;
+  ({ publicProject: project, privateProject, sharedGroup, sharedProject } = target.config.fixtures);
+  ({ developer, outsider } = target.config.fixtures.users);
 });
 afterAll(async () => {
   await target.close();
@@ -64,6 +60,9 @@ async function createBranch(branch: string) {
   expect(response.status).toBe(201);
 }
 
+// Every rule and branch this file creates has the run's suffix: a second run against the same server would
+// find the names of the first taken (409), and its wildcard rules would match the new branches.
+
 describe('listing protected branches', () => {
   it('lists the rules with string code_owner_approval_required and the role descriptions', async () => {
     const { data, response } = await target.as('maintainer').GET(LIST, { params: { path: { id: project } } });
@@ -78,19 +77,22 @@ describe('listing protected branches', () => {
   });
 
   it('filters with search (part of the name, case-insensitive) and paginates with the headers', async () => {
-    for (const name of ['list-a-*', 'list-b-*', 'LIST-c']) expect((await protect(name)).status).toBe(201);
+    const names = [`${RUN}-list-a-*`, `${RUN}-list-b-*`, `${RUN}-LIST-c`];
+    for (const name of names) expect((await protect(name)).status).toBe(201);
     const client = target.as('maintainer');
-    const found = await client.GET(LIST, { params: { path: { id: project }, query: { search: 'list-' } } });
-    expect(found.data?.map((rule) => rule.name)).toEqual(['list-a-*', 'list-b-*', 'LIST-c']);
+    const found = await client.GET(LIST, {
+      params: { path: { id: project }, query: { search: `${RUN}-list-` } },
+    });
+    expect(found.data?.map((rule) => rule.name)).toEqual(names);
     const none = await client.GET(LIST, {
       params: { path: { id: project }, query: { search: 'no-such-rule' } },
     });
     expect(none.data).toEqual([]);
 
     const page = await client.GET(LIST, {
-      params: { path: { id: project }, query: { search: 'list', per_page: 2, page: 2 } },
+      params: { path: { id: project }, query: { search: `${RUN}-list`, per_page: 2, page: 2 } },
     });
-    expect(page.data?.map((rule) => rule.name)).toEqual(['LIST-c']);
+    expect(page.data?.map((rule) => rule.name)).toEqual([`${RUN}-LIST-c`]);
     const headers = page.response.headers;
     expect(headers.get('X-Total')).toBe('3');
     expect(headers.get('X-Total-Pages')).toBe('2');
@@ -114,8 +116,11 @@ describe('listing protected branches', () => {
       (await target.as('outsider').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
     ).toBe(404);
     expect(
-      (await target.as('maintainer').GET(LIST, { params: { path: { id: 'acme/no-such-project' } } })).response
-        .status,
+      (
+        await target
+          .as('maintainer')
+          .GET(LIST, { params: { path: { id: `${target.config.fixtures.namespace}/no-such-project` } } })
+      ).response.status,
     ).toBe(404);
     expect(
       (await target.as('maintainer').GET(LIST, { params: { path: { id: privateProject } } })).response.status,
@@ -125,25 +130,27 @@ describe('listing protected branches', () => {
 
 describe('reading one protected branch', () => {
   it('reads a rule by its exact name, also URL-encoded wildcards', async () => {
-    expect((await protect('read/*')).status).toBe(201);
-    expect((await protect('*-read-stable')).status).toBe(201);
+    const slashed = `read-${RUN}/*`;
+    const leading = `*-read-${RUN}-stable`;
+    expect((await protect(slashed)).status).toBe(201);
+    expect((await protect(leading)).status).toBe(201);
     const client = target.as('maintainer');
-    const slash = await client.GET(ONE, { params: { path: { id: project, name: 'read/*' } } });
+    const slash = await client.GET(ONE, { params: { path: { id: project, name: slashed } } });
     expect(slash.response.status).toBe(200);
-    expect(slash.data?.name).toBe('read/*');
-    const raw = await target.fetch(projectUrl(project, '/protected_branches/read%2F%2A'), {
+    expect(slash.data?.name).toBe(slashed);
+    const raw = await target.fetch(projectUrl(project, `/protected_branches/read-${RUN}%2F%2A`), {
       headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer },
     });
     expect(raw.status).toBe(200);
-    const suffix = await client.GET(ONE, { params: { path: { id: project, name: '*-read-stable' } } });
-    expect(suffix.data?.name).toBe('*-read-stable');
+    const suffix = await client.GET(ONE, { params: { path: { id: project, name: leading } } });
+    expect(suffix.data?.name).toBe(leading);
   });
 
   it('does not find a branch under its own name when only a wildcard protects it (404)', async () => {
-    expect((await protect('wild/*')).status).toBe(201);
+    expect((await protect(`wild-${RUN}/*`)).status).toBe(201);
     const { response, error } = await target
       .as('maintainer')
-      .GET(ONE, { params: { path: { id: project, name: 'wild/one' } } });
+      .GET(ONE, { params: { path: { id: project, name: `wild-${RUN}/one` } } });
     expect(response.status).toBe(404);
     expect(error?.message).toMatch(/404/);
   });
@@ -163,13 +170,13 @@ describe('protecting a branch', () => {
   it('protects with the defaults (40 each) and answers 201 with the unprotect levels', async () => {
     const { data, response } = await target
       .as('maintainer')
-      .POST(LIST, { params: { path: { id: project } }, body: { name: 'defaults' } });
+      .POST(LIST, { params: { path: { id: project } }, body: { name: `defaults-${RUN}` } });
     expect(response.status).toBe(201);
     const maintainers = [
       { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null },
     ];
     expect(data).toMatchObject({
-      name: 'defaults',
+      name: `defaults-${RUN}`,
       push_access_levels: maintainers,
       merge_access_levels: maintainers,
       unprotect_access_levels: maintainers,
@@ -178,7 +185,7 @@ describe('protecting a branch', () => {
   });
 
   it('takes levels as integers, as numeric strings in JSON and as form fields', async () => {
-    const json = await protect('levels-json', {
+    const json = await protect(`levels-json-${RUN}`, {
       push_access_level: '30',
       merge_access_level: 0,
       unprotect_access_level: '60',
@@ -196,9 +203,9 @@ describe('protecting a branch', () => {
         'Content-Type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams({
-        name: 'levels-form',
+        name: `levels-form-${RUN}`,
         push_access_level: '0',
-        'allowed_to_push[][user_id]': String(DEMO.developerId),
+        'allowed_to_push[][user_id]': String(developer.id),
         code_owner_approval_required: 'true',
       }),
     });
@@ -206,15 +213,15 @@ describe('protecting a branch', () => {
     expect(await form.json()).toMatchObject({
       push_access_levels: [
         { access_level: 0 },
-        { access_level: null, user_id: DEMO.developerId, access_level_description: DEMO.developerName },
+        { access_level: null, user_id: developer.id, access_level_description: developer.name },
       ],
       code_owner_approval_required: 'true',
     });
   });
 
   it('adds user and group grants: a member, and a group the project is shared with', async () => {
-    const user = await protect('grants-user', {
-      allowed_to_merge: [{ user_id: DEMO.developerId }],
+    const user = await protect(`grants-user-${RUN}`, {
+      allowed_to_merge: [{ user_id: developer.id }],
       allowed_to_unprotect: [{ access_level: 60 }],
     });
     expect(user.status).toBe(201);
@@ -222,8 +229,8 @@ describe('protecting a branch', () => {
       { access_level: 40, access_level_description: 'Maintainers', user_id: null, group_id: null },
       {
         access_level: null,
-        access_level_description: DEMO.developerName,
-        user_id: DEMO.developerId,
+        access_level_description: developer.name,
+        user_id: developer.id,
         group_id: null,
       },
     ]);
@@ -232,23 +239,23 @@ describe('protecting a branch', () => {
       { access_level: 60, access_level_description: 'Administrators', user_id: null, group_id: null },
     ]);
     const group = await protect(
-      'grants-group',
-      { allowed_to_push: [{ group_id: DEMO.partnersGroupId }] },
-      DEMO.sharedProject,
+      `grants-group-${RUN}`,
+      { allowed_to_push: [{ group_id: sharedGroup.id }] },
+      sharedProject,
     );
     expect(group.status).toBe(201);
     expect(group.body.push_access_levels).toContainEqual({
       access_level: null,
-      access_level_description: DEMO.partnersGroupName,
+      access_level_description: sharedGroup.name,
       user_id: null,
-      group_id: DEMO.partnersGroupId,
+      group_id: sharedGroup.id,
     });
   });
 
   it('refuses a non-member user and a group the project is not shared with (422, nothing stored)', async () => {
-    const result = await protect('grants-bad', {
-      allowed_to_push: [{ user_id: DEMO.outsiderId }],
-      allowed_to_merge: [{ group_id: DEMO.partnersGroupId }],
+    const result = await protect(`grants-bad-${RUN}`, {
+      allowed_to_push: [{ user_id: outsider.id }],
+      allowed_to_merge: [{ group_id: sharedGroup.id }],
       allowed_to_unprotect: [{ user_id: 999_999 }],
     });
     expect(result.status).toBe(422);
@@ -258,13 +265,13 @@ describe('protecting a branch', () => {
     expect(message.unprotect_access_levels?.[0]).toMatch(/user/);
     const after = await target
       .as('maintainer')
-      .GET(ONE, { params: { path: { id: project, name: 'grants-bad' } } });
+      .GET(ONE, { params: { path: { id: project, name: `grants-bad-${RUN}` } } });
     expect(after.response.status).toBe(404);
   });
 
   it('answers 409 for a name that is already protected', async () => {
-    expect((await protect('twice')).status).toBe(201);
-    const again = await protect('twice', { push_access_level: 30 });
+    expect((await protect(`twice-${RUN}`)).status).toBe(201);
+    const again = await protect(`twice-${RUN}`, { push_access_level: 30 });
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already exists/);
   });
@@ -283,7 +290,7 @@ describe('protecting a branch', () => {
     expect(
       (
         await protect('bad-grant', {
-          allowed_to_push: [{ user_id: DEMO.developerId, group_id: DEMO.partnersGroupId }],
+          allowed_to_push: [{ user_id: developer.id, group_id: sharedGroup.id }],
         })
       ).status,
     ).toBe(400);
@@ -307,9 +314,9 @@ describe('protecting a branch', () => {
 
 describe('updating and unprotecting', () => {
   it('sets code_owner_approval_required, rendered as a string; an empty PATCH changes nothing', async () => {
-    expect((await protect('owners/*')).status).toBe(201);
+    expect((await protect(`owners-${RUN}/*`)).status).toBe(201);
     const client = target.as('maintainer');
-    const params = { path: { id: project, name: 'owners/*' } };
+    const params = { path: { id: project, name: `owners-${RUN}/*` } };
     const on = await client.PATCH(ONE, { params, body: { code_owner_approval_required: true } });
     expect(on.response.status).toBe(200);
     expect(on.data?.code_owner_approval_required).toBe('true');
@@ -341,23 +348,24 @@ describe('updating and unprotecting', () => {
   });
 
   it('unprotects with 204 (the rule is gone, the branch stays) and 404 afterwards', async () => {
-    expect((await protect('develop')).status).toBe(201);
+    const branch = target.config.fixtures.unprotectedBranch;
+    expect((await protect(branch)).status).toBe(201);
     const client = target.as('maintainer');
-    const params = { path: { id: project, name: 'develop' } };
+    const params = { path: { id: project, name: branch } };
     const { response } = await client.DELETE(ONE, { params });
     expect(response.status).toBe(204);
     expect((await client.GET(ONE, { params })).response.status).toBe(404);
-    expect(
-      (await client.GET(BRANCH, { params: { path: { id: project, branch: 'develop' } } })).data?.protected,
-    ).toBe(false);
+    expect((await client.GET(BRANCH, { params: { path: { id: project, branch } } })).data?.protected).toBe(
+      false,
+    );
     expect((await client.DELETE(ONE, { params })).response.status).toBe(404);
   });
 
   it("lets only callers the rule's unprotect levels allow unprotect (403 otherwise)", async () => {
-    expect((await protect('admins-only', { unprotect_access_level: 60 })).status).toBe(201);
-    expect((await protect('nobody', { unprotect_access_level: 0 })).status).toBe(201);
-    const adminsOnly = { path: { id: project, name: 'admins-only' } };
-    const nobody = { path: { id: project, name: 'nobody' } };
+    expect((await protect(`admins-only-${RUN}`, { unprotect_access_level: 60 })).status).toBe(201);
+    expect((await protect(`nobody-${RUN}`, { unprotect_access_level: 0 })).status).toBe(201);
+    const adminsOnly = { path: { id: project, name: `admins-only-${RUN}` } };
+    const nobody = { path: { id: project, name: `nobody-${RUN}` } };
     const refused = await target.as('maintainer').DELETE(ONE, { params: adminsOnly });
     expect(refused.response.status).toBe(403);
     expect(refused.error?.message).toMatch(/unprotect/);
@@ -367,9 +375,9 @@ describe('updating and unprotecting', () => {
 
   it('refuses DELETE with 401 and 403 below maintainer, even when a user grant names the caller', async () => {
     expect(
-      (await protect('dev-unprotect', { allowed_to_unprotect: [{ user_id: DEMO.developerId }] })).status,
+      (await protect(`dev-unprotect-${RUN}`, { allowed_to_unprotect: [{ user_id: developer.id }] })).status,
     ).toBe(201);
-    const params = { path: { id: project, name: 'dev-unprotect' } };
+    const params = { path: { id: project, name: `dev-unprotect-${RUN}` } };
     expect((await target.as('anonymous').DELETE(ONE, { params })).response.status).toBe(401);
     expect((await target.as('developer').DELETE(ONE, { params })).response.status).toBe(403);
     expect((await target.as('maintainer').GET(ONE, { params })).response.status).toBe(200);
@@ -379,7 +387,7 @@ describe('updating and unprotecting', () => {
 describe('rules made through the API are enforced', () => {
   it('release/* (push 40) blocks a developer commit with 403 and lets a maintainer through', async () => {
     // A prefix of its own, so the rule is new even on a shared server where other files protected release/*.
-    const prefix = `release-${Date.now().toString(36)}`;
+    const prefix = `release-${RUN}`;
     const release = `${prefix}/1.0`;
     await createBranch(release);
     expect((await commitFile('developer', release, 'before-rule.txt')).response.status).toBe(201);
@@ -395,55 +403,54 @@ describe('rules made through the API are enforced', () => {
   });
 
   it('push 30 lets developers push to a matching branch', async () => {
-    await createBranch('team-shared');
-    expect((await protect('team-*', { push_access_level: 30 })).status).toBe(201);
-    expect((await commitFile('developer', 'team-shared', 'dev.txt')).response.status).toBe(201);
+    await createBranch(`team-${RUN}-shared`);
+    expect((await protect(`team-${RUN}-*`, { push_access_level: 30 })).status).toBe(201);
+    expect((await commitFile('developer', `team-${RUN}-shared`, 'dev.txt')).response.status).toBe(201);
   });
 
   it('push 0 (*-stable) lets no one push, maintainers and administrators included', async () => {
-    await createBranch('1.x-stable');
-    expect((await protect('*-stable', { push_access_level: 0 })).status).toBe(201);
+    await createBranch(`1.x-${RUN}-stable`);
+    expect((await protect(`*-${RUN}-stable`, { push_access_level: 0 })).status).toBe(201);
     for (const role of ['developer', 'maintainer', 'admin'] as const) {
-      expect((await commitFile(role, '1.x-stable', `${role}.txt`)).response.status).toBe(403);
+      expect((await commitFile(role, `1.x-${RUN}-stable`, `${role}.txt`)).response.status).toBe(403);
     }
   });
 
   it('a user entry in allowed_to_push lets that user push where the role level does not', async () => {
-    await createBranch('hotfix/urgent');
-    const rule = await protect('hotfix/*', {
+    const urgent = `hotfix-${RUN}/urgent`;
+    await createBranch(urgent);
+    const rule = await protect(`hotfix-${RUN}/*`, {
       push_access_level: 0,
-      allowed_to_push: [{ user_id: DEMO.developerId }],
+      allowed_to_push: [{ user_id: developer.id }],
     });
     expect(rule.status).toBe(201);
-    expect((await commitFile('developer', 'hotfix/urgent', 'fix.txt')).response.status).toBe(201);
-    expect((await commitFile('maintainer', 'hotfix/urgent', 'fix2.txt')).response.status).toBe(403);
+    expect((await commitFile('developer', urgent, 'fix.txt')).response.status).toBe(201);
+    expect((await commitFile('maintainer', urgent, 'fix2.txt')).response.status).toBe(403);
   });
 
   it('protected branches are deleted by maintainers only, and unprotecting lifts that', async () => {
-    await createBranch('archive/a');
-    await createBranch('archive/b');
-    expect((await protect('archive/*', { push_access_level: 30 })).status).toBe(201);
+    const [a, b] = [`archive-${RUN}/a`, `archive-${RUN}/b`];
+    await createBranch(a);
+    await createBranch(b);
+    expect((await protect(`archive-${RUN}/*`, { push_access_level: 30 })).status).toBe(201);
     const denied = await target
       .as('developer')
-      .DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/a' } } });
+      .DELETE(BRANCH, { params: { path: { id: project, branch: a } } });
     expect(denied.response.status).toBe(400);
     expect(
-      (
-        await target
-          .as('maintainer')
-          .DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/a' } } })
-      ).response.status,
-    ).toBe(204);
-    expect(
-      (await target.as('maintainer').DELETE(ONE, { params: { path: { id: project, name: 'archive/*' } } }))
+      (await target.as('maintainer').DELETE(BRANCH, { params: { path: { id: project, branch: a } } }))
         .response.status,
     ).toBe(204);
     expect(
       (
         await target
-          .as('developer')
-          .DELETE(BRANCH, { params: { path: { id: project, branch: 'archive/b' } } })
+          .as('maintainer')
+          .DELETE(ONE, { params: { path: { id: project, name: `archive-${RUN}/*` } } })
       ).response.status,
+    ).toBe(204);
+    expect(
+      (await target.as('developer').DELETE(BRANCH, { params: { path: { id: project, branch: b } } })).response
+        .status,
     ).toBe(204);
   });
 });

@@ -1,16 +1,19 @@
 // Repository files: read, HEAD, blame, raw and one-file commits, with their permission and failure rules.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Target } from '../src/index.js';
+import { openTarget, RUN, type Target } from '../src/index.js';
 
 let target: Target;
 let project: string;
 let privateProject: string;
+/** The public project's unprotected branch, where the developer commits. */
+let branch: string;
 
 beforeAll(async () => {
   target = await openTarget();
   project = target.config.fixtures.publicProject;
   privateProject = target.config.fixtures.privateProject;
+  branch = target.config.fixtures.unprotectedBranch;
 });
 afterAll(async () => {
   await target.close();
@@ -67,7 +70,7 @@ describe('GET and HEAD a file', () => {
     for (const [id, filePath, ref] of [
       [project, 'nope.txt', 'main'],
       [project, 'README.md', 'no-such-ref'],
-      ['acme/no-such-project', 'README.md', 'main'],
+      [`${target.config.fixtures.namespace}/no-such-project`, 'README.md', 'main'],
     ] as const) {
       const { response, error } = await client.GET(FILE, {
         params: { path: { id, file_path: filePath }, query: { ref } },
@@ -98,11 +101,12 @@ describe('GET and HEAD a file', () => {
 describe('blame and raw', () => {
   it('groups blame lines by commit, with the commit objects', async () => {
     const client = target.as('developer');
-    const params = { path: { id: project, file_path: 'blame-me.txt' } };
+    // A file of this run: its blame is these two commits only.
+    const params = { path: { id: project, file_path: `blame-me-${RUN}.txt` } };
     await client.POST(FILE, {
       params,
       body: {
-        branch: 'develop',
+        branch,
         content: 'one\ntwo\n',
         commit_message: 'first',
         author_name: 'First Author',
@@ -112,14 +116,14 @@ describe('blame and raw', () => {
     await client.PUT(FILE, {
       params,
       body: {
-        branch: 'develop',
+        branch,
         content: 'one\ntwo\nthree\n',
         commit_message: 'second',
         author_name: 'Second Author',
         author_email: 'second@example.com',
       },
     });
-    const { data } = await client.GET(`${FILE}/blame`, { params: { ...params, query: { ref: 'develop' } } });
+    const { data } = await client.GET(`${FILE}/blame`, { params: { ...params, query: { ref: branch } } });
     expect(data?.map((range) => [range.commit.author_name, range.lines])).toEqual([
       ['First Author', ['one', 'two']],
       ['Second Author', ['three']],
@@ -131,8 +135,10 @@ describe('blame and raw', () => {
   it('serves raw bytes, and HEAD on raw and blame', async () => {
     const client = target.as('anonymous');
     const params = { path: { id: project, file_path: 'README.md' }, query: { ref: 'main' } };
+    const file = await client.GET(FILE, { params });
     const { data } = await client.GET(`${FILE}/raw`, { params, parseAs: 'text' });
-    expect(data).toMatch(/^# Website/);
+    expect(data?.length).toBeGreaterThan(0);
+    expect(data).toBe(Buffer.from(file.data?.content ?? '', 'base64').toString('utf8'));
     expect((await client.HEAD(`${FILE}/raw`, { params })).response.headers.get('X-Service-Size')).toBe(
       String(Buffer.byteLength(data ?? '')),
     );
@@ -146,12 +152,14 @@ describe('blame and raw', () => {
 describe('committing one file', () => {
   it('creates (201), updates (200) and deletes (204) a file, with base64 and author fields', async () => {
     const client = target.as('developer');
-    const params = { path: { id: project, file_path: 'dir/new file.bin' } };
+    // A file of this run (deleted at the end, unless the test fails before).
+    const filePath = `dir/new file ${RUN}.bin`;
+    const params = { path: { id: project, file_path: filePath } };
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
     const created = await client.POST(FILE, {
       params,
       body: {
-        branch: 'develop',
+        branch,
         content: bytes.toString('base64'),
         encoding: 'base64',
         commit_message: 'add binary',
@@ -160,14 +168,14 @@ describe('committing one file', () => {
       },
     });
     expect(created.response.status).toBe(201);
-    expect(created.data).toEqual({ file_path: 'dir/new file.bin', branch: 'develop' });
-    const read = await client.GET(FILE, { params: { ...params, query: { ref: 'develop' } } });
+    expect(created.data).toEqual({ file_path: filePath, branch });
+    const read = await client.GET(FILE, { params: { ...params, query: { ref: branch } } });
     expect(Buffer.from(read.data?.content ?? '', 'base64')).toEqual(bytes);
 
     const updated = await client.PUT(FILE, {
       params,
       body: {
-        branch: 'develop',
+        branch,
         content: 'text now',
         commit_message: 'update',
         last_commit_id: read.data?.last_commit_id,
@@ -176,25 +184,26 @@ describe('committing one file', () => {
     expect(updated.response.status).toBe(200);
     const deleted = await client.DELETE(FILE, {
       params,
-      body: { branch: 'develop', commit_message: 'remove' },
+      body: { branch, commit_message: 'remove' },
     });
     expect(deleted.response.status).toBe(204);
-    expect(
-      (await client.GET(FILE, { params: { ...params, query: { ref: 'develop' } } })).response.status,
-    ).toBe(404);
+    expect((await client.GET(FILE, { params: { ...params, query: { ref: branch } } })).response.status).toBe(
+      404,
+    );
   });
 
   it('creates a new branch from start_branch', async () => {
     const client = target.as('developer');
+    const started = `feature/from-start-${RUN}`;
     const { response } = await client.POST(FILE, {
       params: { path: { id: project, file_path: 'feature.txt' } },
-      body: { branch: 'feature/from-start', start_branch: 'main', content: 'x', commit_message: 'start' },
+      body: { branch: started, start_branch: 'main', content: 'x', commit_message: 'start' },
     });
     expect(response.status).toBe(201);
-    const branch = await client.GET('/projects/{id}/repository/branches/{branch}', {
-      params: { path: { id: project, branch: 'feature/from-start' } },
+    const created = await client.GET('/projects/{id}/repository/branches/{branch}', {
+      params: { path: { id: project, branch: started } },
     });
-    expect(branch.data?.commit.title).toBe('start');
+    expect(created.data?.commit.title).toBe('start');
   });
 
   it('refuses the three failure causes of the seed with 400', async () => {
@@ -232,8 +241,8 @@ describe('committing one file', () => {
 
   it('lets exactly one of two concurrent edits of the same base win, and loses no commit', async () => {
     const client = target.as('developer');
-    const branch = target.config.fixtures.unprotectedBranch;
-    const params = { path: { id: project, file_path: 'race.txt' } };
+    // A file of this run: both edits change it, whatever an earlier run left.
+    const params = { path: { id: project, file_path: `race-${RUN}.txt` } };
     await client.POST(FILE, { params, body: { branch, content: 'start\n', commit_message: 'race start' } });
     const base = await client.GET(FILE, { params: { ...params, query: { ref: branch } } });
     const edits = await Promise.all(
@@ -261,8 +270,9 @@ describe('committing one file', () => {
   });
 
   it('enforces access: 401 anonymous, 403 reporter, 403 developer on protected main, 403 read_repository scope', async () => {
-    const params = { path: { id: project, file_path: 'denied.txt' } };
-    const body = { branch: 'develop', content: 'x', commit_message: 'm' };
+    // A file of this run: the maintainer's commit creates it.
+    const params = { path: { id: project, file_path: `denied-${RUN}.txt` } };
+    const body = { branch, content: 'x', commit_message: 'm' };
     expect((await target.as('anonymous').POST(FILE, { params, body })).response.status).toBe(401);
     expect((await target.as('reporter').POST(FILE, { params, body })).response.status).toBe(403);
     const scoped = await target.as('developerReadRepository').POST(FILE, { params, body });
@@ -280,13 +290,13 @@ describe('committing one file', () => {
     const client = target.as('developer');
     const params = { path: { id: project, file_path: 'bad.txt' } };
     // @ts-expect-error commit_message is required: the bad request is the point of the test
-    const missing = await client.POST(FILE, { params, body: { branch: 'develop', content: 'x' } });
+    const missing = await client.POST(FILE, { params, body: { branch, content: 'x' } });
     expect(missing.response.status).toBe(400);
     expect(missing.error?.error).toMatch(/commit_message/);
     const wrong = await client.POST(FILE, {
       params,
       // @ts-expect-error encoding must be text or base64
-      body: { branch: 'develop', content: 'x', commit_message: 'm', encoding: 'hex' },
+      body: { branch, content: 'x', commit_message: 'm', encoding: 'hex' },
     });
     expect(wrong.response.status).toBe(400);
   });
@@ -298,8 +308,8 @@ describe('parameter carriers', () => {
   const token = () => target.config.tokens.developer;
 
   it('takes write parameters from the query string', async () => {
-    const query = new URLSearchParams({ branch: 'develop', content: 'q', commit_message: 'via query' });
-    const response = await target.fetch(`${url()}carrier-query.txt?${query}`, {
+    const query = new URLSearchParams({ branch, content: 'q', commit_message: 'via query' });
+    const response = await target.fetch(`${url()}carrier-query-${RUN}.txt?${query}`, {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': token() },
     });
@@ -307,19 +317,19 @@ describe('parameter carriers', () => {
   });
 
   it('takes write parameters as form fields', async () => {
-    const response = await target.fetch(`${url()}carrier-form.txt`, {
+    const response = await target.fetch(`${url()}carrier-form-${RUN}.txt`, {
       method: 'POST',
       headers: { 'PRIVATE-TOKEN': token(), 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ branch: 'develop', content: 'f', commit_message: 'via form' }),
+      body: new URLSearchParams({ branch, content: 'f', commit_message: 'via form' }),
     });
     expect(response.status).toBe(201);
   });
 
   it('takes write parameters as a JSON body, and the token from private_token', async () => {
-    const response = await target.fetch(`${url()}carrier-json.txt?private_token=${token()}`, {
+    const response = await target.fetch(`${url()}carrier-json-${RUN}.txt?private_token=${token()}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ branch: 'develop', content: 'j', commit_message: 'via json' }),
+      body: JSON.stringify({ branch, content: 'j', commit_message: 'via json' }),
     });
     expect(response.status).toBe(201);
   });
