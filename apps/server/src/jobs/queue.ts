@@ -1,6 +1,7 @@
 // A table-backed job queue run in-process: work survives a restart because it lives in the database.
 // One job runs at a time (SQLite has one writer anyway); handlers move their objects through their states
-// and may enqueue the next step with a delay.
+// and may enqueue the next step with a delay. A job is claimed with a conditional update, so queues of
+// several processes on one data directory never run the same job twice.
 import type { Db } from '../store/database.js';
 import type { JobsTable } from '../store/tables.js';
 
@@ -108,11 +109,15 @@ export class JobQueue {
         .orderBy('id')
         .executeTakeFirst();
       if (!job) return;
-      await this.db
+      // The claim holds only if the job is still queued: another process on the same data directory (a
+      // second server, a command) may have taken it since the select. Then look for the next one.
+      const claim = await this.db
         .updateTable('jobs')
         .set({ state: 'running', attempts: job.attempts + 1, updated_at: new Date().toISOString() })
         .where('id', '=', job.id)
-        .execute();
+        .where('state', '=', 'queued')
+        .executeTakeFirst();
+      if (claim.numUpdatedRows === 0n) continue;
       const handler = this.handlers.get(job.kind);
       try {
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);

@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../store/database.js';
+import { JobQueue } from './queue.js';
+
+let dataDir: string;
+let databases: Db[];
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'collab-queue-'));
+  databases = [];
+});
+
+afterEach(async () => {
+  await Promise.all(databases.map((db) => db.destroy()));
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A queue on a connection of its own, as another process on the same data directory has. */
+async function queueOnOwnConnection(runs: Map<number, number>): Promise<JobQueue> {
+  const db = await openDatabase(dataDir);
+  databases.push(db);
+  const queue = new JobQueue(db, { pollIntervalMs: 5 });
+  queue.register('count', async (payload) => {
+    const { n } = payload as { n: number };
+    runs.set(n, (runs.get(n) ?? 0) + 1);
+    // A job that takes a moment, so the other queue looks for work meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  });
+  return queue;
+}
+
+describe('JobQueue', () => {
+  it('runs each job once when queues of two processes share the database', async () => {
+    const runs = new Map<number, number>();
+    const first = await queueOnOwnConnection(runs);
+    const second = await queueOnOwnConnection(runs);
+    for (let n = 0; n < 40; n++) await first.enqueue('count', { n });
+    await Promise.all([first.start(), second.start()]);
+    await Promise.all([first.idle(), second.idle()]);
+    await Promise.all([first.stop(), second.stop()]);
+    expect([...runs.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect([...runs.values()].every((count) => count === 1)).toBe(true);
+  });
+});
