@@ -1,3 +1,4 @@
+export { collect } from './collect.js';
 export {
   type ConformanceConfig,
   configFromEnvironment,

@@ -1,6 +1,6 @@
 // Branches: list with search and pagination, single read, create, delete, delete merged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, RUN, type Target } from '../src/index.js';
+import { collect, openTarget, RUN, type Target } from '../src/index.js';
 
 let target: Target;
 let project: string;
@@ -22,12 +22,9 @@ const ONE = '/projects/{id}/repository/branches/{branch}' as const;
 /** Every branch of the public project, all pages: runs against one server add up to more than a page. */
 async function allBranches(role: 'anonymous' | 'maintainer') {
   const client = target.as(role);
-  const branches = [];
-  for await (const branch of client.paginate(() =>
-    client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } }),
-  ))
-    branches.push(branch);
-  return branches;
+  return collect(
+    client.paginate(() => client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } })),
+  );
 }
 
 /** Creates `branch` from main as the maintainer (fixture branches may be deleted as merged by other tests). */
@@ -96,14 +93,15 @@ describe('listing branches', () => {
     expect(first.response.headers.get('X-Next-Page')).toBe('2');
     expect(first.response.headers.get('X-Prev-Page')).toBe('');
     expect(first.response.headers.get('Link')).toMatch(/rel="next"/);
-    const all = [];
-    for await (const branch of target
-      .as('anonymous')
-      .paginate(() =>
-        target.as('anonymous').GET(LIST, { params: { path: { id: project }, query: { per_page: 2 } } }),
-      )) {
-      all.push(branch.name);
-    }
+    const all = (
+      await collect(
+        target
+          .as('anonymous')
+          .paginate(() =>
+            target.as('anonymous').GET(LIST, { params: { path: { id: project }, query: { per_page: 2 } } }),
+          ),
+      )
+    ).map((branch) => branch.name);
     expect(all).toHaveLength(total);
     expect(new Set(all).size).toBe(total);
   });

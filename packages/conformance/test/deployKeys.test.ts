@@ -2,7 +2,7 @@
 // enable and delete, with key validation and the access rules.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Target } from '../src/index.js';
+import { collect, openTarget, type Target } from '../src/index.js';
 
 let target: Target;
 let project: string;
@@ -71,19 +71,18 @@ async function addKey(id: string, title: string, key: string, canPush?: boolean)
 
 /** The IDs of every key of project `id`, or of the instance, all pages: runs against one server add up. */
 async function keyIds(id?: string): Promise<number[]> {
-  const ids: number[] = [];
   if (id === undefined) {
     const admin = target.as('admin');
-    for await (const key of admin.paginate(() => admin.GET(ALL, { params: { query: { per_page: 100 } } })))
-      ids.push(key.id);
-  } else {
-    const maintainer = target.as('maintainer');
-    for await (const key of maintainer.paginate(() =>
-      maintainer.GET(LIST, { params: { path: { id }, query: { per_page: 100 } } }),
-    ))
-      ids.push(key.id);
+    const keys = await collect(
+      admin.paginate(() => admin.GET(ALL, { params: { query: { per_page: 100 } } })),
+    );
+    return keys.map((key) => key.id);
   }
-  return ids;
+  const maintainer = target.as('maintainer');
+  const keys = await collect(
+    maintainer.paginate(() => maintainer.GET(LIST, { params: { path: { id }, query: { per_page: 100 } } })),
+  );
+  return keys.map((key) => key.id);
 }
 
 async function addedKeyId(id: string, title: string, key = newKey()): Promise<number> {
@@ -227,12 +226,11 @@ describe("listing and reading a project's keys", () => {
     expect(headers.get('X-Next-Page')).toBe('2');
     expect(headers.get('X-Prev-Page')).toBe('');
     expect(headers.get('Link')).toMatch(/page=2[^>]*>; rel="next"/);
-    const collected = [];
-    for await (const key of client.paginate(() =>
-      client.GET(LIST, { params: { path: { id: privateProject }, query: { per_page: 2 } } }),
-    )) {
-      collected.push(key);
-    }
+    const collected = await collect(
+      client.paginate(() =>
+        client.GET(LIST, { params: { path: { id: privateProject }, query: { per_page: 2 } } }),
+      ),
+    );
     expect(collected.map((key) => key.id)).toEqual(expected);
     expect(collected.filter((key) => ids.includes(key.id)).map((key) => key.can_push)).toEqual([
       false,
@@ -442,9 +440,7 @@ describe('the instance-wide list', () => {
     expect(first.response.headers.get('X-Next-Page')).toBe('2');
     expect(first.response.headers.get('X-Prev-Page')).toBe('');
     expect(first.response.headers.get('Link')).toMatch(/rel="next"/);
-    const all = [];
-    for await (const item of client.paginate(() => client.GET(ALL, { params: { query: { per_page: 2 } } })))
-      all.push(item);
+    const all = await collect(client.paginate(() => client.GET(ALL, { params: { query: { per_page: 2 } } })));
     expect(all).toHaveLength(total);
     const mine = all.filter((item) => item.id === id);
     expect(mine).toEqual([{ id, title: 'instance', key, created_at: expect.any(String) }]);

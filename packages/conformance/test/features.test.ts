@@ -1,6 +1,6 @@
 // Feature flags (administrators only): list, set boolean, percentage and actor gates, delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { collect, openTarget, type Role, RUN, type Target } from '../src/index.js';
 
 let target: Target;
 
@@ -42,12 +42,7 @@ async function setGate(name: string, body: SetBody, role: Role | 'anonymous' = '
 /** Every feature, all pages: features stay until deleted, so runs against one server add up. */
 async function allFeatures() {
   const client = target.as('admin');
-  const features = [];
-  for await (const feature of client.paginate(() =>
-    client.GET(LIST, { params: { query: { per_page: 100 } } }),
-  ))
-    features.push(feature);
-  return features;
+  return collect(client.paginate(() => client.GET(LIST, { params: { query: { per_page: 100 } } })));
 }
 
 async function featureNames(): Promise<string[]> {

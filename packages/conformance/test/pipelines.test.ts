@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { CollabClient, components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  collect,
   demoConfig,
   openTarget,
   type Role,
@@ -122,13 +123,13 @@ async function listAll(
   role: Role | 'anonymous' = 'developer',
 ): Promise<{ ids: number[] }> {
   const client = target.as(role);
-  const ids: number[] = [];
   // All pages: on a shared server earlier runs leave pipelines, more than one page of them in the end.
-  for await (const item of client.paginate(() =>
-    client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100, ...query } as never } }),
-  ))
-    ids.push(item.id);
-  return { ids };
+  const items = await collect(
+    client.paginate(() =>
+      client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100, ...query } as never } }),
+    ),
+  );
+  return { ids: items.map((item) => item.id) };
 }
 
 const TWO_STAGES = `

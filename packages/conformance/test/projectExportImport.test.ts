@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  collect,
   demoConfig,
   openTarget,
   type Role,
@@ -525,14 +526,14 @@ describe('importing a project', () => {
     const client = target.as('maintainer');
     // All pages of both lists: on a shared server, earlier runs leave more branches and rules than a page.
     const branchesOf = async (id: string) => {
-      const branches = [];
-      for await (const b of client.paginate(() =>
-        client.GET('/projects/{id}/repository/branches', {
-          params: { path: { id }, query: { per_page: 100 } },
-        }),
-      ))
-        branches.push([b.name, b.commit.id, b.default]);
-      return branches.sort();
+      const branches = await collect(
+        client.paginate(() =>
+          client.GET('/projects/{id}/repository/branches', {
+            params: { path: { id }, query: { per_page: 100 } },
+          }),
+        ),
+      );
+      return branches.map((b) => [b.name, b.commit.id, b.default]).sort();
     };
     const originalBranches = await branchesOf(project);
     expect(originalBranches.length).toBeGreaterThan(1);
@@ -557,14 +558,14 @@ describe('importing a project', () => {
     }
 
     const protectedNames = async (id: string) => {
-      const names: string[] = [];
-      for await (const rule of client.paginate(() =>
-        client.GET('/projects/{id}/protected_branches', {
-          params: { path: { id }, query: { per_page: 100 } },
-        }),
-      ))
-        names.push(rule.name);
-      return names.sort();
+      const rules = await collect(
+        client.paginate(() =>
+          client.GET('/projects/{id}/protected_branches', {
+            params: { path: { id }, query: { per_page: 100 } },
+          }),
+        ),
+      );
+      return rules.map((rule) => rule.name).sort();
     };
     expect(await protectedNames(copyPath)).toEqual(await protectedNames(project));
     expect(await protectedNames(project)).toContain('main');

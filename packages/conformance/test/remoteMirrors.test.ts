@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Target } from '../src/index.js';
+import { collect, openTarget, type Target } from '../src/index.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -85,12 +85,9 @@ async function projectBranches(): Promise<{ tips: Record<string, string>; protec
 /** Every mirror of the public project, all pages: runs against one server add up to more than a page. */
 async function allMirrors() {
   const client = target.as('maintainer');
-  const mirrors = [];
-  for await (const mirror of client.paginate(() =>
-    client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } }),
-  ))
-    mirrors.push(mirror);
-  return mirrors;
+  return collect(
+    client.paginate(() => client.GET(LIST, { params: { path: { id: project }, query: { per_page: 100 } } })),
+  );
 }
 
 async function mirrorById(id: number) {
