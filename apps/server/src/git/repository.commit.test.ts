@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { change } from './commitChanges.testSupport.js';
 import { RefUpdater } from './refUpdates.js';
 import {
-  type CommitFileChangeInput,
   type CommitFileChangeResult,
   GitError,
   type GitRepository,
@@ -56,26 +56,6 @@ function git(
 }
 
 const out = async (repo: string, ...args: string[]) => (await git(repo, args)).stdout.trim();
-
-const ALICE = {
-  authorName: 'Alice',
-  authorEmail: 'alice@example.com',
-  committerName: 'Alice',
-  committerEmail: 'alice@example.com',
-};
-
-function change(
-  overrides: Partial<CommitFileChangeInput> & Pick<CommitFileChangeInput, 'filePath'>,
-): CommitFileChangeInput {
-  return {
-    branch: 'main',
-    action: 'create',
-    content: Buffer.from('x\n'),
-    message: 'change',
-    ...ALICE,
-    ...overrides,
-  };
-}
 
 function expectOk(result: CommitFileChangeResult): asserts result is { ok: true; commitId: string } {
   expect(result).toMatchObject({ ok: true });

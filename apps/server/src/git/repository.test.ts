@@ -5,13 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPushRejections } from '../services/remoteMirrorUrl.js';
-import {
-  type CommitFileChangeInput,
-  checkFilePath,
-  GitRepository,
-  initBareRepository,
-  maskCredentials,
-} from './repository.js';
+import { change } from './commitChanges.testSupport.js';
+import { checkFilePath, GitRepository, initBareRepository, maskCredentials } from './repository.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -30,31 +25,12 @@ async function git(repo: string, ...args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-const ALICE = {
-  authorName: 'Alice',
-  authorEmail: 'alice@example.com',
-  committerName: 'Alice',
-  committerEmail: 'alice@example.com',
-};
 const BOB = {
   authorName: 'Bob',
   authorEmail: 'bob@example.com',
   committerName: 'Bob',
   committerEmail: 'bob@example.com',
 };
-
-function change(
-  overrides: Partial<CommitFileChangeInput> & Pick<CommitFileChangeInput, 'filePath'>,
-): CommitFileChangeInput {
-  return {
-    branch: 'main',
-    action: 'create',
-    content: Buffer.from('x\n'),
-    message: 'change',
-    ...ALICE,
-    ...overrides,
-  };
-}
 
 let root: string;
 let counter = 0;
