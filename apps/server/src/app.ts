@@ -1,10 +1,20 @@
 // Builds the Express application: docs, then the validated API under /api/v4, then the error handler.
 import express, { type Express } from 'express';
-import type { ServerContext } from './context.js';
-import { type DataDirectoryOptions, openDataDirectory } from './dataDirectory.js';
-import { authenticate } from './http/auth.js';
-import { docsRouter } from './http/docs.js';
-import { errorHandler } from './http/errors.js';
+import { branchesArea } from './areas/branches/index.js';
+import { deployKeysArea } from './areas/deployKeys/index.js';
+import { featuresArea } from './areas/features/index.js';
+import { pipelinesArea } from './areas/pipelines/index.js';
+import { projectImportExportArea } from './areas/projectImportExport/index.js';
+import { protectedBranchesArea } from './areas/protectedBranches/index.js';
+import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
+import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
+import { storageMovesArea } from './areas/storageMoves/index.js';
+import type { Area } from './core/area.js';
+import type { ServerContext } from './core/context.js';
+import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
+import { authenticate } from './core/http/auth.js';
+import { docsRouter } from './core/http/docs.js';
+import { errorHandler } from './core/http/errors.js';
 import {
   apiDocumentFor,
   hasOwnServers,
@@ -12,20 +22,20 @@ import {
   loadBundledSpec,
   openApiValidator,
   queryParametersAsBody,
-} from './http/openapi.js';
-import { branchesRouter } from './http/routes/branches.js';
-import { deployKeysRouter } from './http/routes/deployKeys.js';
-import { featuresRouter } from './http/routes/features.js';
-import { pipelinesRouter } from './http/routes/pipelines.js';
-import { projectExportImportRouter } from './http/routes/projectExportImport.js';
-import { protectedBranchesRouter } from './http/routes/protectedBranches.js';
-import { remoteMirrorsRouter } from './http/routes/remoteMirrors.js';
-import { repositoryFilesRouter } from './http/routes/repositoryFiles.js';
-import { storageMovesRouter } from './http/routes/storageMoves.js';
-import { registerPipelineJobs } from './jobs/pipelines.js';
-import { registerProjectExportImportJobs } from './jobs/projectExportImport.js';
-import { registerRemoteMirrorJobs } from './jobs/remoteMirrors.js';
-import { registerStorageMoveJobs } from './jobs/storageMoves.js';
+} from './core/http/openapi.js';
+
+/** Every area of the API, one folder each under `src/areas/`. */
+export const AREAS: readonly Area[] = [
+  repositoryFilesArea,
+  branchesArea,
+  protectedBranchesArea,
+  pipelinesArea,
+  deployKeysArea,
+  remoteMirrorsArea,
+  projectImportExportArea,
+  storageMovesArea,
+  featuresArea,
+];
 
 export interface AppOptions extends DataDirectoryOptions {
   /** Validate every response against the spec (development and tests). */
@@ -45,18 +55,11 @@ export interface CollabApp {
   close(): Promise<void>;
 }
 
-/** Each area that runs background work registers its job handlers here. */
-function registerJobHandlers(context: ServerContext, options: AppOptions): void {
-  registerPipelineJobs(context, { timeScale: options.pipelineTimeScale ?? 1 });
-  registerRemoteMirrorJobs(context);
-  registerStorageMoveJobs(context);
-  registerProjectExportImportJobs(context);
-}
-
 export async function createApp(options: AppOptions): Promise<CollabApp> {
   const context = await openDataDirectory(options);
   const { db, jobs } = context;
-  registerJobHandlers(context, options);
+  const areaOptions = { pipelineTimeScale: options.pipelineTimeScale ?? 1 };
+  for (const area of AREAS) area.registerJobs?.(context, areaOptions);
   if (options.runJobs ?? true) await jobs.start();
 
   const app = express();
@@ -75,11 +78,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     validateResponses: options.validateResponses ?? false,
   });
   for (const validate of validators) app.use(headAsGet(validate));
-  app.use('/api/v4', repositoryFilesRouter(context), branchesRouter(context));
-  app.use('/api/v4', remoteMirrorsRouter(context), storageMovesRouter(context));
-  app.use('/api/v4', protectedBranchesRouter(context), deployKeysRouter(context));
-  app.use('/api/v4', projectExportImportRouter(context));
-  app.use('/api/v4', pipelinesRouter(context), featuresRouter(context));
+  for (const area of AREAS) app.use('/api/v4', area.router(context));
 
   app.use((_req, res) => {
     res.status(404).json({ message: '404 Not Found' });

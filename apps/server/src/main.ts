@@ -5,7 +5,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
-import { type Fixtures, readFixturesFile } from './store/fixturesFile.js';
+import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
 
 const config = readConfig(process.argv.slice(2), process.env);
 const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;

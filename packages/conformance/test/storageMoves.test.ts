@@ -33,7 +33,7 @@ function moveStorage(
     execFile(
       join(SERVER_DIR, 'node_modules', '.bin', 'tsx'),
       [
-        join(SERVER_DIR, 'src', 'commands', 'moveStorage.ts'),
+        join(SERVER_DIR, 'src', 'areas', 'storageMoves', 'moveStorageCommand.ts'),
         '--data-dir',
         dataDir,
         '--project',

@@ -1,0 +1,60 @@
+// Routes of the branches area.
+import { Router } from 'express';
+import type { ServerContext } from '../../core/context.js';
+import { callerOf } from '../../core/http/auth.js';
+import { sendPage } from '../../core/http/pagination.js';
+import { optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
+import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import { createBranch, deleteBranch, deleteMergedBranches, getBranch, listBranches } from './service.js';
+
+export function branchesRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.get('/projects/:id/repository/branches', async (req, res) => {
+    const branches: ResponseBody<'listBranches', 200> = await listBranches(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      optionalQueryString(req, 'search'),
+      originOf(req),
+    );
+    sendPage(req, res, branches);
+  });
+
+  router.post('/projects/:id/repository/branches', async (req, res) => {
+    const body = req.body as RequestBody<'createBranch'>;
+    const branch: ResponseBody<'createBranch', 201> = await createBranch(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      body.branch,
+      body.ref,
+      originOf(req),
+    );
+    res.status(201).json(branch);
+  });
+
+  router.get('/projects/:id/repository/branches/:branch', async (req, res) => {
+    const branch: ResponseBody<'getBranch', 200> = await getBranch(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'branch'),
+      originOf(req),
+    );
+    res.json(branch);
+  });
+
+  router.delete('/projects/:id/repository/branches/:branch', async (req, res) => {
+    await deleteBranch(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'branch'));
+    res.status(204).end();
+  });
+
+  router.delete('/projects/:id/repository/merged_branches', async (_req, res) => {
+    await deleteMergedBranches(context, callerOf(res), pathParam(_req, 'id'));
+    const body: ResponseBody<'deleteMergedBranches', 202> = { message: '202 Accepted' };
+    res.status(202).json(body);
+  });
+
+  return router;
+}

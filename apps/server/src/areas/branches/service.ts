@@ -1,0 +1,172 @@
+// Branches of a project's repository (document 1, section 4.2).
+
+import {
+  AccessLevel,
+  type ProjectAccess,
+  projectFullPath,
+  resolveProjectForRepositoryRead,
+  resolveProjectForSignedIn,
+} from '../../core/access/access.js';
+import { type Caller, requireScope } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { repositoryOf } from '../../core/git/repositories.js';
+import type { BranchInfo } from '../../core/git/repository.js';
+import { badRequest, notFound } from '../../core/http/errors.js';
+import type { Schemas } from '../../core/http/types.js';
+import {
+  developersCan,
+  isAllowed,
+  loadProtectionRules,
+  matchingRules,
+  type ProtectionRule,
+} from '../protectedBranches/index.js';
+
+export type Branch = Schemas['Branch'];
+
+/** `^term` matches the beginning, `term$` the end, anything else a part of the name (case-insensitive). */
+export function branchNameMatches(name: string, search: string): boolean {
+  const lower = name.toLowerCase();
+  let term = search.toLowerCase();
+  const anchoredStart = term.startsWith('^');
+  const anchoredEnd = term.endsWith('$');
+  if (anchoredStart) term = term.slice(1);
+  if (anchoredEnd) term = term.slice(0, -1);
+  if (anchoredStart && anchoredEnd) return lower === term;
+  if (anchoredStart) return lower.startsWith(term);
+  if (anchoredEnd) return lower.endsWith(term);
+  return lower.includes(term);
+}
+
+interface BranchView {
+  access: ProjectAccess;
+  rules: ProtectionRule[];
+  merged: Set<string>;
+  origin: string;
+  caller: Caller;
+  context: ServerContext;
+}
+
+async function presentBranch(view: BranchView, branch: BranchInfo): Promise<Branch> {
+  const { project } = view.access;
+  const rules = matchingRules(view.rules, branch.name);
+  return {
+    name: branch.name,
+    merged: view.merged.has(branch.name),
+    protected: rules.length > 0,
+    default: branch.name === project.default_branch,
+    developers_can_push: developersCan(rules, 'push'),
+    developers_can_merge: developersCan(rules, 'merge'),
+    can_push:
+      view.access.accessLevel >= AccessLevel.DEVELOPER &&
+      (await isAllowed(view.context.db, view.caller, view.access.accessLevel, rules, 'push')),
+    web_url: `${view.origin}/${projectFullPath(view.access)}/-/tree/${branch.name}`,
+    commit: branch.commit,
+  };
+}
+
+async function branchView(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  origin: string,
+): Promise<BranchView> {
+  const repo = repositoryOf(context, access.project);
+  // mergedBranches leaves the default branch out; the set is shared with the read cache, so it is only read.
+  const merged = await repo.mergedBranches(access.project.default_branch);
+  const rules = await loadProtectionRules(context.db, access.project.id);
+  return { access, rules, merged, origin, caller, context };
+}
+
+export async function listBranches(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  search: string | undefined,
+  origin: string,
+): Promise<Branch[]> {
+  requireScope(caller, 'read_repository');
+  const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
+  const view = await branchView(context, caller, access, origin);
+  const branches = (await repositoryOf(context, access.project).listBranches()).filter(
+    (b) => search === undefined || search === '' || branchNameMatches(b.name, search),
+  );
+  return Promise.all(branches.map((b) => presentBranch(view, b)));
+}
+
+export async function getBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+  origin: string,
+): Promise<Branch> {
+  requireScope(caller, 'read_repository');
+  const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
+  const branch = await repositoryOf(context, access.project).getBranch(name);
+  if (!branch) throw notFound('Branch');
+  return presentBranch(await branchView(context, caller, access, origin), branch);
+}
+
+export async function createBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+  ref: string,
+  origin: string,
+): Promise<Branch> {
+  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
+  const result = await repositoryOf(context, access.project).createBranch(name, ref);
+  if (!result.ok) {
+    if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
+    if (result.reason === 'exists') throw badRequest('Branch already exists');
+    throw badRequest('Invalid reference name');
+  }
+  await context.repositoryEvents.changed(context.db, access.project.id);
+  return presentBranch(await branchView(context, caller, access, origin), result.branch);
+}
+
+export async function deleteBranch(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  name: string,
+): Promise<void> {
+  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
+  const repo = repositoryOf(context, access.project);
+  const branch = await repo.getBranch(name);
+  if (!branch) throw notFound('Branch');
+  if (name === access.project.default_branch)
+    throw badRequest('The default branch of a project cannot be deleted.');
+  const rules = matchingRules(await loadProtectionRules(context.db, access.project.id), name);
+  if (rules.length > 0 && access.accessLevel < AccessLevel.MAINTAINER) {
+    throw badRequest('You can only delete protected branches if you are a maintainer or owner.');
+  }
+  const deleted = await repo.deleteBranch(name, branch.commit.id);
+  if (!deleted.ok) throw badRequest('The branch was updated while it was being deleted; try again.');
+  await context.repositoryEvents.changed(context.db, access.project.id);
+}
+
+/** Deletes every branch merged into the default branch, except the default branch and protected branches. */
+export async function deleteMergedBranches(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+): Promise<string[]> {
+  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
+  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
+  const repo = repositoryOf(context, access.project);
+  const rules = await loadProtectionRules(context.db, access.project.id);
+  const candidates = [...(await repo.mergedBranches(access.project.default_branch))].filter(
+    (name) => name !== access.project.default_branch && matchingRules(rules, name).length === 0,
+  );
+  const deleted: string[] = [];
+  for (const name of candidates) {
+    const branch = await repo.getBranch(name);
+    if (branch && (await repo.deleteBranch(name, branch.commit.id)).ok) deleted.push(name);
+  }
+  if (deleted.length > 0) await context.repositoryEvents.changed(context.db, access.project.id);
+  return deleted;
+}

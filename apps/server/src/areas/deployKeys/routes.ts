@@ -1,0 +1,100 @@
+// Routes of the deploy-keys area.
+
+import type { Request } from 'express';
+import { Router } from 'express';
+import type { ServerContext } from '../../core/context.js';
+import { callerOf } from '../../core/http/auth.js';
+import { invalidParameter } from '../../core/http/errors.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
+import { pathParam } from '../../core/http/request.js';
+import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import {
+  addDeployKey,
+  deleteDeployKey,
+  enableDeployKey,
+  getDeployKey,
+  listAllDeployKeys,
+  listProjectDeployKeys,
+  updateDeployKey,
+} from './service.js';
+
+/** `key_id` is an integer (the validator has checked it; this keeps the service's input typed). */
+function keyIdOf(req: Request): number {
+  const value = pathParam(req, 'key_id');
+  if (!/^\d+$/.test(value)) throw invalidParameter('key_id');
+  return Number(value);
+}
+
+export function deployKeysRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.get('/deploy_keys', async (req, res) => {
+    const page = readPage(req);
+    const { items, total } = await listAllDeployKeys(context, callerOf(res), {
+      offset: page.offset,
+      limit: page.perPage,
+    });
+    const body: ResponseBody<'listAllDeployKeys', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
+  });
+
+  router.get('/projects/:id/deploy_keys', async (req, res) => {
+    const page = readPage(req);
+    const { items, total } = await listProjectDeployKeys(context, callerOf(res), pathParam(req, 'id'), {
+      offset: page.offset,
+      limit: page.perPage,
+    });
+    const body: ResponseBody<'listProjectDeployKeys', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
+  });
+
+  router.post('/projects/:id/deploy_keys', async (req, res) => {
+    const key: ResponseBody<'addDeployKey', 201> = await addDeployKey(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      req.body as RequestBody<'addDeployKey'>,
+    );
+    res.status(201).json(key);
+  });
+
+  router.get('/projects/:id/deploy_keys/:key_id', async (req, res) => {
+    const key: ResponseBody<'getDeployKey', 200> = await getDeployKey(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      keyIdOf(req),
+    );
+    res.json(key);
+  });
+
+  router.put('/projects/:id/deploy_keys/:key_id', async (req, res) => {
+    const key: ResponseBody<'updateDeployKey', 200> = await updateDeployKey(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      keyIdOf(req),
+      req.body as RequestBody<'updateDeployKey'> | undefined,
+    );
+    res.json(key);
+  });
+
+  router.delete('/projects/:id/deploy_keys/:key_id', async (req, res) => {
+    await deleteDeployKey(context, callerOf(res), pathParam(req, 'id'), keyIdOf(req));
+    res.status(204).end();
+  });
+
+  router.post('/projects/:id/deploy_keys/:key_id/enable', async (req, res) => {
+    const key: ResponseBody<'enableDeployKey', 201> = await enableDeployKey(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      keyIdOf(req),
+    );
+    res.status(201).json(key);
+  });
+
+  return router;
+}

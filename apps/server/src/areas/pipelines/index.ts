@@ -1,0 +1,10 @@
+// Pipelines (document 1, section 4.4): declarative CI config, an in-process runner, variables and test reports.
+import type { Area } from '../../core/area.js';
+import { registerPipelineJobs } from './jobs.js';
+import { pipelinesRouter } from './routes.js';
+
+export const pipelinesArea: Area = {
+  name: 'pipelines',
+  router: pipelinesRouter,
+  registerJobs: (context, options) => registerPipelineJobs(context, { timeScale: options.pipelineTimeScale }),
+};

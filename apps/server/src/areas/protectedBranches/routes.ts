@@ -1,0 +1,66 @@
+// Routes of the protected-branches area.
+import { Router } from 'express';
+import type { ServerContext } from '../../core/context.js';
+import { callerOf } from '../../core/http/auth.js';
+import { sendPage } from '../../core/http/pagination.js';
+import { optionalQueryString, pathParam } from '../../core/http/request.js';
+import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import {
+  getProtectedBranch,
+  listProtectedBranches,
+  protectBranch,
+  unprotectBranch,
+  updateProtectedBranch,
+} from './service.js';
+
+export function protectedBranchesRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.get('/projects/:id/protected_branches', async (req, res) => {
+    const rules: ResponseBody<'listProtectedBranches', 200> = await listProtectedBranches(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      optionalQueryString(req, 'search'),
+    );
+    sendPage(req, res, rules);
+  });
+
+  router.post('/projects/:id/protected_branches', async (req, res) => {
+    const rule: ResponseBody<'protectBranch', 201> = await protectBranch(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      req.body as RequestBody<'protectBranch'>,
+    );
+    res.status(201).json(rule);
+  });
+
+  router.get('/projects/:id/protected_branches/:name', async (req, res) => {
+    const rule: ResponseBody<'getProtectedBranch', 200> = await getProtectedBranch(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'name'),
+    );
+    res.json(rule);
+  });
+
+  router.patch('/projects/:id/protected_branches/:name', async (req, res) => {
+    const rule: ResponseBody<'updateProtectedBranch', 200> = await updateProtectedBranch(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      pathParam(req, 'name'),
+      req.body as RequestBody<'updateProtectedBranch'> | undefined,
+    );
+    res.json(rule);
+  });
+
+  router.delete('/projects/:id/protected_branches/:name', async (req, res) => {
+    await unprotectBranch(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'name'));
+    res.status(204).end();
+  });
+
+  return router;
+}

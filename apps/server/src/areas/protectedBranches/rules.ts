@@ -1,0 +1,170 @@
+// Which protected-branch rules match a branch, and what they allow a caller to do there.
+
+import { AccessLevel, groupChain } from '../../core/access/access.js';
+import type { Caller } from '../../core/access/caller.js';
+import type { Db } from '../../core/store/database.js';
+import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
+
+export type ProtectionAction = 'push' | 'merge' | 'unprotect';
+
+export interface ProtectionRule {
+  id: number;
+  name: string;
+  codeOwnerApprovalRequired: boolean;
+  createdAt: string;
+  levels: {
+    action: ProtectionAction;
+    accessLevel: number | null;
+    userId: number | null;
+    groupId: number | null;
+  }[];
+}
+
+/** `*` in a rule matches any run of characters (including `/`), like GitLab's wildcard protected branches. */
+export function ruleMatches(ruleName: string, branch: string): boolean {
+  if (!ruleName.includes('*')) return ruleName === branch;
+  const pattern = ruleName
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${pattern}$`).test(branch);
+}
+
+/** The levels a protection entry may name: 0 no one, 30 developers, 40 maintainers, 60 administrators. */
+export const PROTECTION_ACCESS_LEVELS = [
+  AccessLevel.NO_ACCESS,
+  AccessLevel.DEVELOPER,
+  AccessLevel.MAINTAINER,
+  AccessLevel.ADMIN,
+] as const;
+export type ProtectionAccessLevel = (typeof PROTECTION_ACCESS_LEVELS)[number];
+
+export function isProtectionAccessLevel(value: number): value is ProtectionAccessLevel {
+  return (PROTECTION_ACCESS_LEVELS as readonly number[]).includes(value);
+}
+
+/** How a role entry reads in `access_level_description` (GitLab's wording). */
+export function describeAccessLevel(level: ProtectionAccessLevel): string {
+  switch (level) {
+    case AccessLevel.NO_ACCESS:
+      return 'No one';
+    case AccessLevel.DEVELOPER:
+      return 'Developers + Maintainers';
+    case AccessLevel.MAINTAINER:
+      return 'Maintainers';
+    case AccessLevel.ADMIN:
+      return 'Administrators';
+  }
+}
+
+// Read on every branch listing and commit; they change only with the database.
+const protectionRulesCache = new CachedUntilDatabaseChange<ProtectionRule[]>(1000);
+
+/** The project's protection rules, by name (shared between requests: do not modify). */
+export function loadProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
+  return protectionRulesCache.get(db, String(projectId), () => readProtectionRules(db, projectId));
+}
+
+async function readProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
+  const rules = await db
+    .selectFrom('protected_branches')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('name')
+    .execute();
+  if (rules.length === 0) return [];
+  const levels = await db
+    .selectFrom('protected_branch_access_levels')
+    .selectAll()
+    .where(
+      'protected_branch_id',
+      'in',
+      rules.map((r) => r.id),
+    )
+    .orderBy('id')
+    .execute();
+  return rules.map((rule) => ({
+    id: rule.id,
+    name: rule.name,
+    codeOwnerApprovalRequired: rule.code_owner_approval_required === 1,
+    createdAt: rule.created_at,
+    levels: levels
+      .filter((l) => l.protected_branch_id === rule.id)
+      .map((l) => ({
+        action: l.action as ProtectionAction,
+        accessLevel: l.access_level,
+        userId: l.user_id,
+        groupId: l.group_id,
+      })),
+  }));
+}
+
+/** The rule protecting exactly this name or wildcard (not the rules that merely match it). */
+export async function findProtectionRule(
+  db: Db,
+  projectId: number,
+  name: string,
+): Promise<ProtectionRule | undefined> {
+  return (await loadProtectionRules(db, projectId)).find((rule) => rule.name === name);
+}
+
+export function matchingRules(rules: readonly ProtectionRule[], branch: string): ProtectionRule[] {
+  return rules.filter((rule) => ruleMatches(rule.name, branch));
+}
+
+/**
+ * Whether the caller may do `action` on a branch matched by `rules`. Unprotected branches allow developers.
+ * On a protected branch one matching entry must allow the caller: a role (0 = no one, 60 = administrators
+ * only), the caller as user, or a group the caller belongs to.
+ */
+export async function isAllowed(
+  db: Db,
+  caller: Caller,
+  callerLevel: number,
+  rules: readonly ProtectionRule[],
+  action: ProtectionAction,
+): Promise<boolean> {
+  const user = caller.user;
+  if (!user) return false;
+  if (rules.length === 0) return callerLevel >= AccessLevel.DEVELOPER;
+  for (const rule of rules) {
+    for (const entry of rule.levels.filter((l) => l.action === action)) {
+      if (entry.userId !== null && entry.userId === user.id) return true;
+      if (entry.groupId !== null && (await isGroupMember(db, user.id, entry.groupId))) return true;
+      if (entry.accessLevel !== null && entry.accessLevel !== AccessLevel.NO_ACCESS) {
+        if (entry.accessLevel === AccessLevel.ADMIN ? user.isAdmin : callerLevel >= entry.accessLevel)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
+async function isGroupMember(db: Db, userId: number, groupId: number): Promise<boolean> {
+  const chain = await groupChain(db, groupId);
+  const row = await db
+    .selectFrom('members')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('source_type', '=', 'Group')
+    .where(
+      'source_id',
+      'in',
+      chain.map((g) => g.id),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether developers (level 30) are named by a matching rule for this action. */
+export function developersCan(rules: readonly ProtectionRule[], action: ProtectionAction): boolean {
+  return rules.some((rule) =>
+    rule.levels.some(
+      (l) =>
+        l.action === action &&
+        l.accessLevel !== null &&
+        l.accessLevel !== 0 &&
+        l.accessLevel <= AccessLevel.DEVELOPER,
+    ),
+  );
+}

@@ -1,0 +1,120 @@
+// Reading and committing single repository files (document 1, section 4.1).
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import { AccessLevel, resolveProject, resolveProjectForRepositoryRead } from '../../core/access/access.js';
+import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { repositoryOf } from '../../core/git/repositories.js';
+import type { BlameRange, CommitFailureReason } from '../../core/git/repository.js';
+import { ApiError, badRequest, forbidden, notFound } from '../../core/http/errors.js';
+import type { RequestBody, Schemas } from '../../core/http/types.js';
+import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
+
+export type RepositoryFile = Schemas['RepositoryFile'];
+
+export interface RawFile {
+  file: RepositoryFile;
+  content: Buffer;
+}
+
+/** Reads a file at a ref, with its metadata; 404 when the project, the ref or the file is unknown. */
+export async function readRepositoryFile(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  filePath: string,
+  ref: string,
+): Promise<RawFile> {
+  requireScope(caller, 'read_repository');
+  const { project } = await resolveProjectForRepositoryRead(context.db, caller, projectId);
+  const found = await repositoryOf(context, project).readFile(ref, filePath);
+  if (!found) throw notFound('File');
+  const file: RepositoryFile = {
+    file_name: posix.basename(filePath),
+    file_path: filePath,
+    size: found.size,
+    encoding: 'base64',
+    content: found.content.toString('base64'),
+    content_sha256: createHash('sha256').update(found.content).digest('hex'),
+    ref,
+    blob_id: found.blobId,
+    commit_id: found.commitId,
+    last_commit_id: found.lastCommitId,
+  };
+  return { file, content: found.content };
+}
+
+export async function blameRepositoryFile(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  filePath: string,
+  ref: string,
+): Promise<{ file: RepositoryFile; ranges: BlameRange[] }> {
+  const { file } = await readRepositoryFile(context, caller, projectId, filePath, ref);
+  const { project } = await resolveProjectForRepositoryRead(context.db, caller, projectId);
+  const ranges = await repositoryOf(context, project).blame(ref, filePath);
+  if (!ranges) throw notFound('File');
+  return { file, ranges };
+}
+
+type FileWriteRequest =
+  | RequestBody<'createRepositoryFile'>
+  | RequestBody<'updateRepositoryFile'>
+  | RequestBody<'deleteRepositoryFile'>;
+
+/** The 400 of a failed commit: the seed's three causes, and the existence checks around them, each said plainly. */
+const FAILURE_MESSAGES: Record<CommitFailureReason, string> = {
+  path_traversal: 'The file path must not contain a directory traversal (/../)',
+  invalid_path: 'The file path is invalid',
+  invalid_branch: 'The branch name is invalid',
+  empty_commit: 'You are attempting to update a file with content identical to its current content',
+  branch_moved: 'You are attempting to update a file that has changed since you started editing it',
+  file_exists: 'A file with this name already exists',
+  file_missing: 'A file with this name does not exist',
+  branch_missing: 'You can only create or edit files when you are on a branch',
+};
+
+/** Creates, updates or deletes one file in one commit, after the permission and branch-protection checks. */
+export async function changeRepositoryFile(
+  context: ServerContext,
+  caller: Caller,
+  projectId: string,
+  filePath: string,
+  action: 'create' | 'update' | 'delete',
+  body: FileWriteRequest,
+): Promise<void> {
+  requireScope(caller, 'api');
+  const user = requireUser(caller);
+  const { project, accessLevel } = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
+  if (project.archived === 1) throw forbidden('403 Forbidden - The project is archived and read-only');
+  const rules = matchingRules(await loadProtectionRules(context.db, project.id), body.branch);
+  if (!(await isAllowed(context.db, caller, accessLevel, rules, 'push'))) {
+    throw forbidden('403 Forbidden - You are not allowed to push into this branch');
+  }
+  let content: Buffer | undefined;
+  if ('content' in body) {
+    if (body.encoding === 'base64') {
+      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, '')))
+        throw badRequest('content is not valid Base64');
+      content = Buffer.from(body.content, 'base64');
+    } else {
+      content = Buffer.from(body.content, 'utf8');
+    }
+  }
+  const result = await repositoryOf(context, project).commitFileChange({
+    branch: body.branch,
+    startBranch: body.start_branch,
+    action,
+    filePath,
+    content,
+    authorName: body.author_name ?? user.name,
+    authorEmail: body.author_email ?? user.email,
+    committerName: user.name,
+    committerEmail: user.email,
+    message: body.commit_message,
+    expectedLastCommitId: 'last_commit_id' in body ? body.last_commit_id : undefined,
+  });
+  if (!result.ok) throw new ApiError(400, { message: FAILURE_MESSAGES[result.reason] });
+  await context.repositoryEvents.changed(context.db, project.id);
+}

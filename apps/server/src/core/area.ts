@@ -1,0 +1,18 @@
+// What an area of the API gives the application: its routes and, if it has background work, its job handlers.
+import type { Router } from 'express';
+import type { ServerContext } from './context.js';
+
+/** Settings of the running application that some areas' background work reads. */
+export interface AreaOptions {
+  /** Real seconds per declared second of a pipeline job (1 in production; tests pass a small value). */
+  pipelineTimeScale: number;
+}
+
+export interface Area {
+  /** The area's name: its folder under `src/areas/`. */
+  name: string;
+  /** The area's routes, mounted under the API's base path. */
+  router(context: ServerContext): Router;
+  /** Registers the area's job handlers on the queue (areas without background work leave this out). */
+  registerJobs?(context: ServerContext, options: AreaOptions): void;
+}

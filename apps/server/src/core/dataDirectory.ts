@@ -1,0 +1,38 @@
+// Opens a data directory: creates it, migrates its database, makes its repository storages and loads the
+// fixtures into an empty database. Every server process opens it; with several workers the first one opens
+// it alone, so that the others find it migrated and seeded.
+import { mkdir } from 'node:fs/promises';
+import type { ServerContext } from './context.js';
+import { RepositoryEvents } from './git/repositoryEvents.js';
+import { RepositoryStorages } from './git/storages.js';
+import { JobQueue } from './jobs/queue.js';
+import { openDatabase } from './store/database.js';
+import { loadFixturesIfEmpty } from './store/fixtures.js';
+import type { Fixtures } from './store/fixturesFile.js';
+
+export interface DataDirectoryOptions {
+  /** Directory of the SQLite file and the repositories; created when missing. */
+  dataDir: string;
+  /** Objects the API cannot create (users, tokens, groups, projects …), loaded into an empty database. */
+  fixtures?: Fixtures;
+  /** Names of the repository storages; the first is where new repositories go. */
+  storageNames?: string[];
+  /** How often the job queue polls when idle (default 100 ms). */
+  jobPollIntervalMs?: number;
+}
+
+export async function openDataDirectory(options: DataDirectoryOptions): Promise<ServerContext> {
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await openDatabase(options.dataDir);
+  const storages = new RepositoryStorages(options.dataDir, options.storageNames ?? ['default']);
+  await storages.ensureDirectories();
+  const context: ServerContext = {
+    db,
+    dataDir: options.dataDir,
+    storages,
+    jobs: new JobQueue(db, { pollIntervalMs: options.jobPollIntervalMs }),
+    repositoryEvents: new RepositoryEvents(),
+  };
+  if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
+  return context;
+}

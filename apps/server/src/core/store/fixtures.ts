@@ -1,0 +1,210 @@
+// Loads the objects the API cannot create (users, tokens, groups, projects and their repositories) into an
+// empty database. A database that already holds users is left alone, so a restart keeps all state.
+
+import { hashToken } from '../access/caller.js';
+import type { ServerContext } from '../context.js';
+import { GitRepository, initBareRepository } from '../git/repository.js';
+import { nowIso } from './database.js';
+import type { Fixtures } from './fixturesFile.js';
+
+export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixtures): Promise<void> {
+  const { db } = context;
+  const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (existing) return;
+  const now = nowIso();
+  const userIds = new Map<string, number>();
+  const groupIds = new Map<string, number>();
+
+  for (const user of fixtures.users) {
+    const { id } = await db
+      .insertInto('users')
+      .values({
+        username: user.username,
+        name: user.name,
+        email: user.email,
+        state: user.state ?? 'active',
+        is_admin: user.admin ? 1 : 0,
+        avatar_url: null,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    userIds.set(user.username, id);
+    for (const token of user.tokens) {
+      await db
+        .insertInto('personal_access_tokens')
+        .values({
+          user_id: id,
+          name: token.name,
+          token_sha256: hashToken(token.token),
+          scopes: JSON.stringify(token.scopes),
+          expires_at: token.expires_at ?? null,
+          revoked: token.revoked ? 1 : 0,
+        })
+        .execute();
+    }
+  }
+  const userId = (username: string): number => {
+    const id = userIds.get(username);
+    if (id === undefined) throw new Error(`fixtures: unknown user ${username}`);
+    return id;
+  };
+  const groupId = (fullPath: string): number => {
+    const id = groupIds.get(fullPath);
+    if (id === undefined) throw new Error(`fixtures: unknown group ${fullPath}`);
+    return id;
+  };
+
+  for (const group of fixtures.groups) {
+    const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;
+    const { id } = await db
+      .insertInto('groups')
+      .values({
+        name: group.name,
+        path: group.path,
+        full_path: fullPath,
+        parent_id: group.parent ? groupId(group.parent) : null,
+        visibility: group.visibility,
+        description: group.description ?? '',
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    groupIds.set(fullPath, id);
+    for (const member of group.members ?? []) {
+      await db
+        .insertInto('members')
+        .values({
+          source_type: 'Group',
+          source_id: id,
+          user_id: userId(member.username),
+          access_level: member.access_level,
+          created_at: now,
+        })
+        .execute();
+    }
+  }
+
+  for (const project of fixtures.projects) {
+    const defaultBranch = project.default_branch ?? 'main';
+    const { id } = await db
+      .insertInto('projects')
+      .values({
+        name: project.name,
+        path: project.path,
+        namespace_id: groupId(project.namespace),
+        visibility: project.visibility,
+        description: project.description ?? null,
+        default_branch: defaultBranch,
+        archived: 0,
+        repository_storage: context.storages.names[0] ?? 'default',
+        creator_id: userId(project.creator),
+        created_at: now,
+        last_activity_at: now,
+        repository_generation: 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const member of project.members ?? []) {
+      await db
+        .insertInto('members')
+        .values({
+          source_type: 'Project',
+          source_id: id,
+          user_id: userId(member.username),
+          access_level: member.access_level,
+          created_at: now,
+        })
+        .execute();
+    }
+    for (const share of project.shared_with ?? []) {
+      await db
+        .insertInto('project_group_links')
+        .values({
+          project_id: id,
+          group_id: groupId(share.group),
+          group_access: share.group_access,
+          expires_at: null,
+        })
+        .execute();
+    }
+    for (const rule of project.protected_branches ?? []) {
+      const { id: ruleId } = await db
+        .insertInto('protected_branches')
+        .values({ project_id: id, name: rule.name, code_owner_approval_required: 0, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('protected_branch_access_levels')
+        .values([
+          {
+            protected_branch_id: ruleId,
+            action: 'push',
+            access_level: rule.push_access_level,
+            user_id: null,
+            group_id: null,
+          },
+          {
+            protected_branch_id: ruleId,
+            action: 'merge',
+            access_level: rule.merge_access_level,
+            user_id: null,
+            group_id: null,
+          },
+          {
+            protected_branch_id: ruleId,
+            action: 'unprotect',
+            access_level: 40,
+            user_id: null,
+            group_id: null,
+          },
+        ])
+        .execute();
+    }
+    const repoPath = context.storages.pathFor(context.storages.names[0] ?? 'default', id);
+    await initBareRepository(repoPath, defaultBranch);
+    if (project.repository)
+      await seedRepository(
+        new GitRepository(repoPath),
+        defaultBranch,
+        project.repository,
+        fixtures,
+        project.creator,
+      );
+  }
+}
+
+async function seedRepository(
+  repo: GitRepository,
+  defaultBranch: string,
+  content: NonNullable<Fixtures['projects'][number]['repository']>,
+  fixtures: Fixtures,
+  creator: string,
+): Promise<void> {
+  const author = fixtures.users.find((u) => u.username === creator);
+  const identity = {
+    authorName: author?.name ?? creator,
+    authorEmail: author?.email ?? `${creator}@example.com`,
+    committerName: author?.name ?? creator,
+    committerEmail: author?.email ?? `${creator}@example.com`,
+  };
+  const commitAll = async (branch: string, files: Record<string, string>): Promise<void> => {
+    for (const [filePath, text] of Object.entries(files)) {
+      const result = await repo.commitFileChange({
+        branch,
+        action: 'create',
+        filePath,
+        content: Buffer.from(text),
+        message: `Add ${filePath}`,
+        ...identity,
+      });
+      if (!result.ok) throw new Error(`fixtures: cannot commit ${filePath} to ${branch}: ${result.reason}`);
+    }
+  };
+  await commitAll(defaultBranch, content.files);
+  for (const branch of content.branches ?? []) {
+    const created = await repo.createBranch(branch.name, defaultBranch);
+    if (!created.ok) throw new Error(`fixtures: cannot create branch ${branch.name}: ${created.reason}`);
+    if (branch.files) await commitAll(branch.name, branch.files);
+  }
+}

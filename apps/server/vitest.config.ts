@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    // Git-heavy tests (fifty commits and an fsck) take seconds on a loaded two-core machine: 5 s flaked.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
