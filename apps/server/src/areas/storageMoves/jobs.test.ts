@@ -60,14 +60,13 @@ afterEach(async () => {
 
 const source = (): string => context.storages.pathFor('default', PROJECT_ID);
 const destination = (): string => context.storages.pathFor('secondary', PROJECT_ID);
-const projectStorage = async (): Promise<string> =>
-  (
-    await context.db
-      .selectFrom('projects')
-      .select('repository_storage')
-      .where('id', '=', PROJECT_ID)
-      .executeTakeFirstOrThrow()
-  ).repository_storage;
+const projectRow = () =>
+  context.db
+    .selectFrom('projects')
+    .select(['repository_storage', 'repository_generation'])
+    .where('id', '=', PROJECT_ID)
+    .executeTakeFirstOrThrow();
+const projectStorage = async (): Promise<string> => (await projectRow()).repository_storage;
 const setMoveState = (id: number, state: string): Promise<unknown> =>
   context.db.updateTable('project_repository_storage_moves').set({ state }).where('id', '=', id).execute();
 
@@ -108,10 +107,13 @@ describe('scheduleStorageMove', () => {
 describe('runStorageMove', () => {
   it('copies the repository, switches the project and removes the source', async () => {
     const refs = await refsOf(source());
+    const generationBefore = (await projectRow()).repository_generation;
     const move = await scheduleStorageMove(context, '1', 'secondary');
     const done = await runStorageMove(context, move.id);
     expect(done).toMatchObject({ state: 'finished', error: null });
     expect(await projectStorage()).toBe('secondary');
+    // Other server processes drop their cached reads of the repository when they see a new generation.
+    expect((await projectRow()).repository_generation).toBe(generationBefore + 1);
     expect(await refsOf(destination())).toBe(refs);
     expect(await exists(source())).toBe(false);
     expect(await exists(`${destination()}.moving`)).toBe(false);

@@ -1,18 +1,16 @@
 // Results of read-only git commands, per repository, dropped whenever that repository changes. All writes to
 // repositories go through this server (there is no git transport), so invalidating on our own writes keeps
-// the cache exact, and reads of files and branches need no git process at all once warm. A repository
-// directory replaced by another process (a storage move run as a command) has another inode or change time
-// (inode numbers alone are reused): that drops its entries too. A change made by another server process on
-// the same data directory is told by the repository's generation, a counter in the database that the writer
-// bumps after the change (noteGeneration).
-import { statSync } from 'node:fs';
+// the cache exact, and reads of files and branches need no git process at all once warm. A change made by
+// another process on the same data directory (another server worker, or a storage move run as a command) is
+// told by the repository's generation, a counter in the database that the writer bumps after the change
+// (noteGeneration); a storage move bumps it when it switches the project to the copy. Nothing here touches
+// the file system: a stat per read was 3% of a cached read's time.
 
 /** Values larger than this are not kept (file contents), so memory stays bounded by the entry count. */
 const MAX_CACHED_BYTES = 256 * 1024;
 
 export class RepositoryReadCache {
   private readonly repositories = new Map<string, Map<string, Promise<unknown>>>();
-  private readonly identities = new Map<string, string>();
   private readonly generations = new Map<string, number>();
   private entries = 0;
 
@@ -20,12 +18,6 @@ export class RepositoryReadCache {
 
   /** The cached result of `load` for this repository and key; concurrent callers share one load. */
   get<T>(repository: string, key: string, load: () => Promise<T>, sizeOf?: (value: T) => number): Promise<T> {
-    const stats = statSync(repository, { throwIfNoEntry: false });
-    const identity = stats ? `${stats.ino}:${stats.ctimeMs}` : 'missing';
-    if (this.identities.get(repository) !== identity) {
-      this.invalidate(repository);
-      this.identities.set(repository, identity);
-    }
     let cached = this.repositories.get(repository);
     const hit = cached?.get(key);
     if (hit) return hit as Promise<T>;
@@ -72,7 +64,6 @@ export class RepositoryReadCache {
 
   clear(): void {
     this.repositories.clear();
-    this.identities.clear();
     this.generations.clear();
     this.entries = 0;
   }
