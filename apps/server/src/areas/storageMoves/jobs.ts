@@ -77,7 +77,11 @@ async function replicate(
     const switched = await context.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('projects')
-        .set({ repository_storage: move.destination_storage_name })
+        // A new generation tells every server process to drop what it read of the repository before.
+        .set((eb) => ({
+          repository_storage: move.destination_storage_name,
+          repository_generation: eb('repository_generation', '+', 1),
+        }))
         .where('id', '=', move.project_id)
         .where('repository_storage', '=', move.source_storage_name)
         .executeTakeFirst();
