@@ -91,6 +91,18 @@ describe('the bundled spec', () => {
     }
   });
 
+  it('documents 400 on every operation that takes parameters (a malformed value or %-encoding is a bad request)', () => {
+    const missing: string[] = [];
+    for (const { path, operation } of operations) {
+      const takesParameters =
+        ((document.paths[path]?.parameters ?? []) as unknown[]).length > 0 ||
+        ((operation.parameters ?? []) as unknown[]).length > 0 ||
+        operation.requestBody !== undefined;
+      if (takesParameters && !(operation.responses as Json)['400']) missing.push(String(operation.operationId));
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('serves SCIM under its own server with bearer security and SCIM media types', () => {
     for (const [path, item] of Object.entries(document.paths).filter(
       ([path]) => path.endsWith('/Users') || path.includes('/Users/'),

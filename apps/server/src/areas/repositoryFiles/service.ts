@@ -6,7 +6,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import type { BlameRange, CommitFailureReason } from '../../core/git/repository.js';
-import { ApiError, badRequest, forbidden, notFound } from '../../core/http/errors.js';
+import { ApiError, badRequest, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 
@@ -75,6 +75,23 @@ const FAILURE_MESSAGES: Record<CommitFailureReason, string> = {
   branch_missing: 'You can only create or edit files when you are on a branch',
 };
 
+/**
+ * What git cannot write into a commit, as a 400 naming the field (git would fail, and we would answer
+ * 500): a NUL in the message (newlines and tabs are fine), control characters in an identity, or a name
+ * made only of the characters git trims from identities (`.`, `,`, `<`, spaces…), which leaves it empty.
+ */
+function checkCommitText(body: FileWriteRequest): void {
+  if (body.commit_message.includes('\0'))
+    throw invalidParameter('commit_message', 'it must not contain NUL bytes');
+  for (const field of ['author_name', 'author_email'] as const) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
+    if (/[\x00-\x1f\x7f]/.test(body[field] ?? ''))
+      throw invalidParameter(field, 'it must not contain control characters');
+  }
+  if (body.author_name !== undefined && /^[\x20.,:;<>"\\']*$/.test(body.author_name))
+    throw invalidParameter('author_name', 'it must contain more than spaces and punctuation');
+}
+
 /** Creates, updates or deletes one file in one commit, after the permission and branch-protection checks. */
 export async function changeRepositoryFile(
   context: ServerContext,
@@ -88,6 +105,7 @@ export async function changeRepositoryFile(
   const user = requireUser(caller);
   const { project, accessLevel } = await resolveProject(context.db, caller, projectId, AccessLevel.DEVELOPER);
   if (project.archived === 1) throw forbidden('403 Forbidden - The project is archived and read-only');
+  checkCommitText(body);
   const rules = matchingRules(await loadProtectionRules(context.db, project.id), body.branch);
   if (!(await isAllowed(context.db, caller, accessLevel, rules, 'push'))) {
     throw forbidden('403 Forbidden - You are not allowed to push into this branch');

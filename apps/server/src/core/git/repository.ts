@@ -395,6 +395,15 @@ interface BranchTip {
   tree: string;
 }
 
+/**
+ * check-ref-format sets no length limit, but git stores a new ref as a file `refs/heads/<name>` (and its
+ * `.lock`): each `/`-separated part must fit the file system's NAME_MAX (255 bytes, less `.lock`), and the
+ * whole name stays well inside PATH_MAX with the repository's own path in front.
+ */
+function fitsRefStorage(name: string): boolean {
+  return Buffer.byteLength(name) <= 1024 && name.split('/').every((part) => Buffer.byteLength(part) <= 250);
+}
+
 /** Refuses revision syntax (`main^`, `a..b`, `x@{1}`, `:/`) where a plain branch name is expected. */
 function looksLikeBranchName(name: string): boolean {
   return isSafeRevision(name) && !/[\s~^:?*[\\\x7f]|\.\.|@\{/.test(name);
@@ -1028,7 +1037,7 @@ export class GitRepository {
 
   /** git's own branch-name rules (`check-ref-format --branch`), plus the names git branch refuses. */
   private async isValidBranchName(name: string): Promise<boolean> {
-    if (!isSafeRevision(name) || name === 'HEAD') return false;
+    if (!isSafeRevision(name) || name === 'HEAD' || !fitsRefStorage(name)) return false;
     const result = await this.git(['check-ref-format', '--branch', name]);
     // `--branch` expands shorthands such as `@{-1}`: only a name that stays itself is a branch name.
     return result.code === 0 && result.stdout.toString('utf8').trim() === name;

@@ -18,8 +18,9 @@ export class ApiError extends Error {
 export const badRequest = (message: string): ApiError => new ApiError(400, { message });
 export const missingParameter = (name: string): ApiError =>
   new ApiError(400, { error: `${name} is missing` });
-export const invalidParameter = (name: string): ApiError =>
-  new ApiError(400, { error: `${name} is invalid` });
+/** GitLab's `{"error": "name is invalid"}`, with the reason after a colon when there is one to give. */
+export const invalidParameter = (name: string, reason?: string): ApiError =>
+  new ApiError(400, { error: reason ? `${name} is invalid: ${reason}` : `${name} is invalid` });
 export const unauthorized = (): ApiError => new ApiError(401, { message: '401 Unauthorized' });
 export const forbidden = (message = '403 Forbidden'): ApiError => new ApiError(403, { message });
 export const notFound = (what = ''): ApiError =>
@@ -58,9 +59,34 @@ function describeValidatorError(err: ValidatorError): string {
   return `${name} is invalid: ${first.message ?? ''}`.trim();
 }
 
-export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
+/** What the client did wrong, for the few failures of the request's framing (not of one parameter). */
+function framingError(err: {
+  type?: unknown;
+  message?: unknown;
+  errors?: { message?: string }[];
+}): string | undefined {
+  const message = err.errors?.[0]?.message || String(err.message ?? '');
+  // The validator's and the router's words for a `%` that does not start a valid UTF-8 escape.
+  if (err instanceof URIError || /malformed uri|failed to decode param/i.test(message))
+    return 'the URL path is not valid percent-encoding';
+  if (err.type === 'entity.parse.failed') return 'the request body is not valid JSON';
+  if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
+    return `the request body's encoding is not supported: ${String(err.message ?? '')}`.trim();
+  // busboy and multer through the validator's uploader, which reports these as 500s: a cut-off or
+  // malformed multipart body, or a file in a field the operation does not take.
+  if (/unexpected end of form|malformed part header|multipart:|unexpected field/i.test(message))
+    return `the multipart body is malformed: ${message}`;
+  return undefined;
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof ApiError) {
     res.status(err.status).json(err.body);
+    return;
+  }
+  const framing = err && typeof err === 'object' ? framingError(err) : undefined;
+  if (framing) {
+    res.status(400).json({ error: framing });
     return;
   }
   const status = typeof err?.status === 'number' ? err.status : 500;
@@ -76,8 +102,9 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res, _next) => {
   } else if (status >= 400 && status < 500) {
     res.status(400).json({ error: describeValidatorError(err as ValidatorError) });
   } else {
-    // Response validation failures land here too (status 500): they are server bugs, so say what failed.
-    console.error(err);
-    res.status(500).json({ message: `500 Internal Server Error: ${err?.message ?? 'unknown'}` });
+    // A server bug (response validation failures in development and tests land here too): the detail goes
+    // to the log, never to the client, whose body may carry git's command lines and object IDs otherwise.
+    console.error(`${req.method} ${req.originalUrl}:`, err);
+    res.status(500).json({ message: '500 Internal Server Error' });
   }
 };
