@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
-import { sendPage } from '../../core/http/pagination.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { createBranch, deleteBranch, deleteMergedBranches, getBranch, listBranches } from './service.js';
@@ -11,14 +11,18 @@ export function branchesRouter(context: ServerContext): Router {
   const router = Router();
 
   router.get('/projects/:id/repository/branches', async (req, res) => {
-    const branches: ResponseBody<'listBranches', 200> = await listBranches(
+    const page = readPage(req);
+    const { items, total } = await listBranches(
       context,
       callerOf(res),
       pathParam(req, 'id'),
       optionalQueryString(req, 'search'),
       originOf(req),
+      page,
     );
-    sendPage(req, res, branches);
+    const body: ResponseBody<'listBranches', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
   });
 
   router.post('/projects/:id/repository/branches', async (req, res) => {

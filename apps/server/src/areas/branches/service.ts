@@ -13,6 +13,7 @@ import { repositoryOf } from '../../core/git/repositories.js';
 import type { BranchInfo } from '../../core/git/repository.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
+import { type Page, type PageWindow, pageOfList } from '../../core/store/paging.js';
 import {
   developersCan,
   isAllowed,
@@ -64,33 +65,48 @@ async function presentBranch(view: BranchView, branch: BranchInfo): Promise<Bran
   };
 }
 
+/** What presenting `names` needs: their merged status (for these branches only) and the project's rules. */
 async function branchView(
   context: ServerContext,
   caller: Caller,
   access: ProjectAccess,
   origin: string,
+  names: readonly string[],
 ): Promise<BranchView> {
   const repo = repositoryOf(context, access.project);
-  // mergedBranches leaves the default branch out; the set is shared with the read cache, so it is only read.
-  const merged = await repo.mergedBranches(access.project.default_branch);
-  const rules = await loadProtectionRules(context.db, access.project.id);
+  // The set is shared with the read cache, so it is only read.
+  const [merged, rules] = await Promise.all([
+    repo.mergedAmong(access.project.default_branch, names),
+    loadProtectionRules(context.db, access.project.id),
+  ]);
   return { access, rules, merged, origin, caller, context };
 }
 
+/**
+ * One page of the branches whose name matches `search`, sorted by name. Only names are listed for the
+ * whole repository (and cached until it changes); commits, merged status and presentation are for the
+ * page's branches only.
+ */
 export async function listBranches(
   context: ServerContext,
   caller: Caller,
   projectId: string,
   search: string | undefined,
   origin: string,
-): Promise<Branch[]> {
+  window: PageWindow,
+): Promise<Page<Branch>> {
   requireScope(caller, 'read_repository');
   const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
-  const view = await branchView(context, caller, access, origin);
-  const branches = (await repositoryOf(context, access.project).listBranches()).filter(
-    (b) => search === undefined || search === '' || branchNameMatches(b.name, search),
-  );
-  return Promise.all(branches.map((b) => presentBranch(view, b)));
+  const repo = repositoryOf(context, access.project);
+  const names = await repo.branchNames();
+  const matching =
+    search === undefined || search === '' ? names : names.filter((name) => branchNameMatches(name, search));
+  const page = pageOfList(matching, window);
+  const [branches, view] = await Promise.all([
+    repo.branchesNamed(page.items),
+    branchView(context, caller, access, origin, page.items),
+  ]);
+  return { items: await Promise.all(branches.map((b) => presentBranch(view, b))), total: page.total };
 }
 
 export async function getBranch(
@@ -104,7 +120,7 @@ export async function getBranch(
   const access = await resolveProjectForRepositoryRead(context.db, caller, projectId);
   const branch = await repositoryOf(context, access.project).getBranch(name);
   if (!branch) throw notFound('Branch');
-  return presentBranch(await branchView(context, caller, access, origin), branch);
+  return presentBranch(await branchView(context, caller, access, origin, [name]), branch);
 }
 
 export async function createBranch(
@@ -124,7 +140,7 @@ export async function createBranch(
     throw badRequest('Invalid reference name');
   }
   await context.repositoryEvents.changed(context.db, access.project.id);
-  return presentBranch(await branchView(context, caller, access, origin), result.branch);
+  return presentBranch(await branchView(context, caller, access, origin, [name]), result.branch);
 }
 
 export async function deleteBranch(

@@ -30,10 +30,7 @@ export function deployKeysRouter(context: ServerContext): Router {
 
   router.get('/deploy_keys', async (req, res) => {
     const page = readPage(req);
-    const { items, total } = await listAllDeployKeys(context, callerOf(res), {
-      offset: page.offset,
-      limit: page.perPage,
-    });
+    const { items, total } = await listAllDeployKeys(context, callerOf(res), page);
     const body: ResponseBody<'listAllDeployKeys', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
@@ -41,10 +38,7 @@ export function deployKeysRouter(context: ServerContext): Router {
 
   router.get('/projects/:id/deploy_keys', async (req, res) => {
     const page = readPage(req);
-    const { items, total } = await listProjectDeployKeys(context, callerOf(res), pathParam(req, 'id'), {
-      offset: page.offset,
-      limit: page.perPage,
-    });
+    const { items, total } = await listProjectDeployKeys(context, callerOf(res), pathParam(req, 'id'), page);
     const body: ResponseBody<'listProjectDeployKeys', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);

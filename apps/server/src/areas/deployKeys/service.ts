@@ -9,6 +9,7 @@ import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { DeployKeysTable } from '../../core/store/tables.js';
 import { parseSshPublicKey } from './sshPublicKey.js';
 
@@ -18,16 +19,6 @@ type AddDeployKeyRequest = RequestBody<'addDeployKey'>;
 type UpdateDeployKeyRequest = RequestBody<'updateDeployKey'>;
 
 type DeployKeyRow = Omit<DeployKeysTable, 'id'> & { id: number };
-
-export interface PageWindow {
-  offset: number;
-  limit: number;
-}
-
-export interface DeployKeyPage<T> {
-  items: T[];
-  total: number;
-}
 
 /** GitLab's limit on a key title. */
 const MAX_TITLE_LENGTH = 255;
@@ -44,13 +35,16 @@ function presentProjectKey(row: DeployKeyRow & { can_push: number }): DeployKey 
   return { ...presentInstanceKey(row), can_push: row.can_push === 1 };
 }
 
-function projectKeys(db: Db, projectId: number) {
+/** The keys enabled for a project, nothing selected yet (a list counts them, a read selects one). */
+function projectKeyUses(db: Db, projectId: number) {
   return db
     .selectFrom('deploy_keys_projects as dkp')
     .innerJoin('deploy_keys as dk', 'dk.id', 'dkp.deploy_key_id')
-    .selectAll('dk')
-    .select('dkp.can_push')
     .where('dkp.project_id', '=', projectId);
+}
+
+function projectKeys(db: Db, projectId: number) {
+  return projectKeyUses(db, projectId).selectAll('dk').select('dkp.can_push');
 }
 
 async function findProjectKey(db: Db, projectId: number, keyId: number): Promise<DeployKey | undefined> {
@@ -99,22 +93,16 @@ export async function listAllDeployKeys(
   context: ServerContext,
   caller: Caller,
   window: PageWindow,
-): Promise<DeployKeyPage<DeployKeyInstance>> {
+): Promise<Page<DeployKeyInstance>> {
   const user = requireUser(caller);
   requireScope(caller, 'read_api');
   if (!user.isAdmin) throw forbidden('403 Forbidden - Administrators only');
-  const { total } = await context.db
-    .selectFrom('deploy_keys')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await context.db
-    .selectFrom('deploy_keys')
-    .selectAll()
-    .orderBy('id')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  return { items: rows.map(presentInstanceKey), total: Number(total) };
+  const page = await readPageOf(
+    context.db.selectFrom('deploy_keys'),
+    (query) => query.selectAll().orderBy('id'),
+    window,
+  );
+  return { items: page.items.map(presentInstanceKey), total: page.total };
 }
 
 export async function listProjectDeployKeys(
@@ -122,7 +110,7 @@ export async function listProjectDeployKeys(
   caller: Caller,
   projectId: string,
   window: PageWindow,
-): Promise<DeployKeyPage<DeployKey>> {
+): Promise<Page<DeployKey>> {
   const { project } = await resolveProjectForSignedIn(
     context.db,
     caller,
@@ -130,17 +118,12 @@ export async function listProjectDeployKeys(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const { total } = await context.db
-    .selectFrom('deploy_keys_projects')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where('project_id', '=', project.id)
-    .executeTakeFirstOrThrow();
-  const rows = await projectKeys(context.db, project.id)
-    .orderBy('dk.id')
-    .limit(window.limit)
-    .offset(window.offset)
-    .execute();
-  return { items: rows.map(presentProjectKey), total: Number(total) };
+  const page = await readPageOf(
+    projectKeyUses(context.db, project.id),
+    (query) => query.selectAll('dk').select('dkp.can_push').orderBy('dk.id'),
+    window,
+  );
+  return { items: page.items.map(presentProjectKey), total: page.total };
 }
 
 export async function getDeployKey(

@@ -8,6 +8,7 @@ import { ApiError, badRequest, forbidden } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import {
   decodeGates,
   FEATURE_GROUPS,
@@ -63,26 +64,19 @@ function requireAdmin(caller: Caller, scope: 'read_api' | 'api'): void {
 export async function listFeatures(
   context: ServerContext,
   caller: Caller,
-  page: { offset: number; perPage: number },
-): Promise<{ items: Feature[]; total: number }> {
+  window: PageWindow,
+): Promise<Page<Feature>> {
   requireAdmin(caller, 'read_api');
-  const { count } = await context.db
-    .selectFrom('features')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  const names = (
-    await context.db
-      .selectFrom('features')
-      .select('name')
-      .orderBy('name')
-      .limit(page.perPage)
-      .offset(page.offset)
-      .execute()
-  ).map((row) => row.name);
+  const page = await readPageOf(
+    context.db.selectFrom('features'),
+    (query) => query.select('name').orderBy('name'),
+    window,
+  );
+  const names = page.items.map((row) => row.name);
   const gates = await loadGates(context.db, names);
   return {
     items: names.map((name) => presentFeature(name, gates.get(name) ?? decodeGates([]))),
-    total: Number(count),
+    total: page.total,
   };
 }
 

@@ -16,6 +16,7 @@ import { repositoryOf } from '../../core/git/repositories.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { QueryParams, RequestBody, Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { FeatureActor } from '../features/index.js';
 import { isFeatureEnabled, userActor } from '../features/index.js';
 import { CI_CONFIG_PATH, type CiTestSuite, parseCiConfig } from './config.js';
@@ -37,11 +38,6 @@ export type ListPipelinesQuery = QueryParams<'listPipelines'>;
 export const TEST_REPORT_FEATURE = 'pipeline_test_report';
 const ZERO_SHA = '0'.repeat(40);
 const VARIABLE_KEY = /^[A-Za-z0-9_]{1,255}$/;
-
-export interface PageWindow {
-  offset: number;
-  perPage: number;
-}
 
 /** GitLab's field error shape, `{"message": {"base": [...]}}`, used for the create failures. */
 function baseError(message: string): ApiError {
@@ -274,9 +270,9 @@ export async function listPipelines(
   caller: Caller,
   projectId: string,
   query: ListPipelinesQuery,
-  page: PageWindow,
+  window: PageWindow,
   origin: string,
-): Promise<{ items: PipelineListItem[]; total: number }> {
+): Promise<Page<PipelineListItem>> {
   const access = await resolveForRead(context, caller, projectId);
   let filtered = context.db
     .selectFrom('pipelines as p')
@@ -318,21 +314,20 @@ export async function listPipelines(
   if (query.updated_before)
     filtered = filtered.where('p.updated_at', '<', new Date(query.updated_before).toISOString());
 
-  const { count } = await filtered
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
   const direction = query.sort ?? 'desc';
   const orderColumn = `p.${query.order_by ?? 'id'}` as const;
-  const rows = await filtered
-    .select(['p.id', 'p.status', 'p.ref', 'p.sha', 'p.created_at', 'p.updated_at'])
-    .orderBy(orderColumn, direction)
-    .orderBy('p.id', direction)
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
+  const page = await readPageOf(
+    filtered,
+    (rows) =>
+      rows
+        .select(['p.id', 'p.status', 'p.ref', 'p.sha', 'p.created_at', 'p.updated_at'])
+        .orderBy(orderColumn, direction)
+        .orderBy('p.id', direction),
+    window,
+  );
   return {
-    total: Number(count),
-    items: rows.map((row) => ({
+    total: page.total,
+    items: page.items.map((row) => ({
       id: row.id,
       status: row.status as PipelineListItem['status'],
       ref: row.ref,
@@ -361,27 +356,22 @@ export async function listPipelineVariables(
   caller: Caller,
   projectId: string,
   pipelineId: number,
-  page: PageWindow,
-): Promise<{ items: PipelineVariable[]; total: number }> {
+  window: PageWindow,
+): Promise<Page<PipelineVariable>> {
   // Nobody anonymous can be the maintainer or the triggering user: a token is needed (401 first, even for
   // a project the caller cannot see).
   const user = requireUser(caller);
   const access = await resolveForRead(context, caller, projectId);
   const pipeline = await loadPipeline(context, access, pipelineId);
   if (access.accessLevel < AccessLevel.MAINTAINER && user.id !== pipeline.user_id) throw forbidden();
-  const variables = context.db.selectFrom('pipeline_variables').where('pipeline_id', '=', pipelineId);
-  const { count } = await variables
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  const rows = await variables
-    .select(['key', 'value', 'variable_type'])
-    .orderBy('id')
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
+  const page = await readPageOf(
+    context.db.selectFrom('pipeline_variables').where('pipeline_id', '=', pipelineId),
+    (rows) => rows.select(['key', 'value', 'variable_type']).orderBy('id'),
+    window,
+  );
   return {
-    total: Number(count),
-    items: rows.map((row) => ({
+    total: page.total,
+    items: page.items.map((row) => ({
       key: row.key,
       value: row.value,
       variable_type: row.variable_type as PipelineVariable['variable_type'],

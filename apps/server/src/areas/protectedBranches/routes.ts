@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
-import { sendPage } from '../../core/http/pagination.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
@@ -17,13 +17,17 @@ export function protectedBranchesRouter(context: ServerContext): Router {
   const router = Router();
 
   router.get('/projects/:id/protected_branches', async (req, res) => {
-    const rules: ResponseBody<'listProtectedBranches', 200> = await listProtectedBranches(
+    const page = readPage(req);
+    const { items, total } = await listProtectedBranches(
       context,
       callerOf(res),
       pathParam(req, 'id'),
       optionalQueryString(req, 'search'),
+      page,
     );
-    sendPage(req, res, rules);
+    const body: ResponseBody<'listProtectedBranches', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
   });
 
   router.post('/projects/:id/protected_branches', async (req, res) => {

@@ -1,9 +1,11 @@
 // Which protected-branch rules match a branch, and what they allow a caller to do there.
 
+import type { Selectable } from 'kysely';
 import { AccessLevel, groupChain } from '../../core/access/access.js';
 import type { Caller } from '../../core/access/caller.js';
 import type { Db } from '../../core/store/database.js';
 import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
+import type { ProtectedBranchesTable } from '../../core/store/tables.js';
 
 export type ProtectionAction = 'push' | 'merge' | 'unprotect';
 
@@ -66,24 +68,32 @@ export function loadProtectionRules(db: Db, projectId: number): Promise<Protecti
 }
 
 async function readProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
-  const rules = await db
+  const rows = await db
     .selectFrom('protected_branches')
     .selectAll()
     .where('project_id', '=', projectId)
     .orderBy('name')
     .execute();
-  if (rules.length === 0) return [];
+  return withAccessLevels(db, rows);
+}
+
+/** The rules of these rows of `protected_branches`, with their access levels (one query for all). */
+export async function withAccessLevels(
+  db: Db,
+  rows: readonly Selectable<ProtectedBranchesTable>[],
+): Promise<ProtectionRule[]> {
+  if (rows.length === 0) return [];
   const levels = await db
     .selectFrom('protected_branch_access_levels')
     .selectAll()
     .where(
       'protected_branch_id',
       'in',
-      rules.map((r) => r.id),
+      rows.map((r) => r.id),
     )
     .orderBy('id')
     .execute();
-  return rules.map((rule) => ({
+  return rows.map((rule) => ({
     id: rule.id,
     name: rule.name,
     codeOwnerApprovalRequired: rule.code_owner_approval_required === 1,

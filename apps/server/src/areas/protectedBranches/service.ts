@@ -2,6 +2,7 @@
 // code-owner option. Which rules match a branch and what they allow lives in branchProtection.ts; the
 // commits and branch deletions of the other areas consult it, so a rule made here is enforced there.
 
+import { sql } from 'kysely';
 import {
   AccessLevel,
   type ProjectAccess,
@@ -22,15 +23,16 @@ import {
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import {
   describeAccessLevel,
   findProtectionRule,
   isAllowed,
   isProtectionAccessLevel,
-  loadProtectionRules,
   type ProtectionAccessLevel,
   type ProtectionAction,
   type ProtectionRule,
+  withAccessLevels,
 } from './rules.js';
 
 export type ProtectedBranch = Schemas['ProtectedBranch'];
@@ -100,13 +102,22 @@ async function presentRule(db: Db, rule: ProtectionRule): Promise<ProtectedBranc
   };
 }
 
-/** `search` keeps the rules whose name contains the term (case-insensitive); rules come in creation order. */
+/** `%`, `_` and the escape character itself are literal in a search term. */
+function likeContains(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * `search` keeps the rules whose name contains the term (case-insensitive); rules come in creation order.
+ * Only the page's rules are read and presented.
+ */
 export async function listProtectedBranches(
   context: ServerContext,
   caller: Caller,
   projectId: string,
   search: string | undefined,
-): Promise<ProtectedBranch[]> {
+  window: PageWindow,
+): Promise<Page<ProtectedBranch>> {
   const { project } = await resolveProjectForSignedIn(
     context.db,
     caller,
@@ -114,11 +125,14 @@ export async function listProtectedBranches(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const term = search?.toLowerCase() ?? '';
-  const rules = (await loadProtectionRules(context.db, project.id))
-    .filter((rule) => rule.name.toLowerCase().includes(term))
-    .sort((a, b) => a.id - b.id);
-  return Promise.all(rules.map((rule) => presentRule(context.db, rule)));
+  let filtered = context.db.selectFrom('protected_branches').where('project_id', '=', project.id);
+  if (search) {
+    const pattern = likeContains(search.toLowerCase());
+    filtered = filtered.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  }
+  const page = await readPageOf(filtered, (query) => query.selectAll().orderBy('id'), window);
+  const rules = await withAccessLevels(context.db, page.items);
+  return { items: await Promise.all(rules.map((rule) => presentRule(context.db, rule))), total: page.total };
 }
 
 export async function getProtectedBranch(

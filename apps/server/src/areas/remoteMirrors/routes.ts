@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
-import { sendPage } from '../../core/http/pagination.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { createRemoteMirror, listRemoteMirrors, updateRemoteMirror } from './service.js';
@@ -11,12 +11,11 @@ export function remoteMirrorsRouter(context: ServerContext): Router {
   const router = Router();
 
   router.get('/projects/:id/remote_mirrors', async (req, res) => {
-    const mirrors: ResponseBody<'listRemoteMirrors', 200> = await listRemoteMirrors(
-      context,
-      callerOf(res),
-      pathParam(req, 'id'),
-    );
-    sendPage(req, res, mirrors);
+    const page = readPage(req);
+    const { items, total } = await listRemoteMirrors(context, callerOf(res), pathParam(req, 'id'), page);
+    const body: ResponseBody<'listRemoteMirrors', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
   });
 
   router.post('/projects/:id/remote_mirrors', async (req, res) => {

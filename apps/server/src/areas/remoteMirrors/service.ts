@@ -9,6 +9,7 @@ import { maskCredentials } from '../../core/git/repository.js';
 import { ApiError, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { RemoteMirrorsTable } from '../../core/store/tables.js';
 import { checkMirrorUrl, isInside, localPathOf, maskMirrorUrl } from './mirrorUrl.js';
 
@@ -98,7 +99,8 @@ export async function listRemoteMirrors(
   context: ServerContext,
   caller: Caller,
   projectId: string,
-): Promise<RemoteMirror[]> {
+  window: PageWindow,
+): Promise<Page<RemoteMirror>> {
   // Mirrors need a signed-in maintainer: without a token the answer is 401, whatever the project.
   const { project } = await resolveProjectForSignedIn(
     context.db,
@@ -107,13 +109,12 @@ export async function listRemoteMirrors(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const rows = await context.db
-    .selectFrom('remote_mirrors')
-    .selectAll()
-    .where('project_id', '=', project.id)
-    .orderBy('id')
-    .execute();
-  return rows.map(presentRemoteMirror);
+  const page = await readPageOf(
+    context.db.selectFrom('remote_mirrors').where('project_id', '=', project.id),
+    (query) => query.selectAll().orderBy('id'),
+    window,
+  );
+  return { items: page.items.map(presentRemoteMirror), total: page.total };
 }
 
 export async function createRemoteMirror(

@@ -12,8 +12,8 @@ export function storageMovesRouter(context: ServerContext): Router {
 
   router.get('/project_repository_storage_moves', async (req, res) => {
     const page = readPage(req);
-    const { moves, total } = await listStorageMoves(context, callerOf(res), page);
-    const body: ResponseBody<'listProjectRepositoryStorageMoves', 200> = moves;
+    const { items, total } = await listStorageMoves(context, callerOf(res), page);
+    const body: ResponseBody<'listProjectRepositoryStorageMoves', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
   });

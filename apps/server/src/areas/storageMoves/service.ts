@@ -8,6 +8,7 @@ import type { ServerContext } from '../../core/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { ProjectRepositoryStorageMovesTable } from '../../core/store/tables.js';
 
 export type StorageMove = Schemas['ProjectRepositoryStorageMove'];
@@ -103,22 +104,16 @@ export async function scheduleStorageMove(
 export async function listStorageMoves(
   context: ServerContext,
   caller: Caller,
-  page: { offset: number; perPage: number },
-): Promise<{ moves: StorageMove[]; total: number }> {
+  window: PageWindow,
+): Promise<Page<StorageMove>> {
   requireAdministrator(caller);
-  const { total } = await context.db
-    .selectFrom('project_repository_storage_moves')
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await context.db
-    .selectFrom('project_repository_storage_moves')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(page.perPage)
-    .offset(page.offset)
-    .execute();
-  const moves = await Promise.all(rows.map((row) => presentStorageMove(context, row)));
-  return { moves, total: Number(total) };
+  const page = await readPageOf(
+    context.db.selectFrom('project_repository_storage_moves'),
+    (query) => query.selectAll().orderBy('id', 'desc'),
+    window,
+  );
+  const items = await Promise.all(page.items.map((row) => presentStorageMove(context, row)));
+  return { items, total: page.total };
 }
 
 export async function getStorageMove(

@@ -740,13 +740,52 @@ export class GitRepository {
   }
 
   async getBranch(name: string): Promise<BranchInfo | null> {
-    return repositoryReadCache.get(this.path, `getBranch\0${name}`, async (): Promise<BranchInfo | null> => {
-      if (!isSafeRevision(name)) return null;
-      const out = await this.gitOk(['for-each-ref', `--format=${BRANCH_FORMAT}`, `refs/heads/${name}`]);
-      // The pattern also matches `name/…`: keep the exact ref only.
-      const records = parseRecords(out, BRANCH_FIELDS.length).filter((r) => r[0] === `refs/heads/${name}`);
-      return records[0] ? toBranchInfo(records[0]) : null;
+    return (await this.branchesNamed([name]))[0] ?? null;
+  }
+
+  /**
+   * The names of all branches, sorted by name (git's byte order, as GitLab's lists), from one for-each-ref
+   * that reads no commit. A list filters and cuts this, then reads the page's branches only.
+   */
+  async branchNames(): Promise<readonly string[]> {
+    return repositoryReadCache.get(this.path, 'branchNames', async (): Promise<readonly string[]> => {
+      const out = await this.gitOk([
+        'for-each-ref',
+        '--sort=refname',
+        '--format=%(refname:lstrip=2)',
+        'refs/heads/',
+      ]);
+      return out
+        .toString('utf8')
+        .split('\n')
+        .filter((name) => name.length > 0);
     });
+  }
+
+  /**
+   * The named branches with their tip commits, in the order asked, from one for-each-ref over exactly
+   * those refs; names that are not branches are left out.
+   */
+  async branchesNamed(names: readonly string[]): Promise<BranchInfo[]> {
+    const wanted = names.filter(looksLikeBranchName);
+    if (wanted.length === 0) return [];
+    return repositoryReadCache.get(
+      this.path,
+      `branchesNamed\0${wanted.join('\0')}`,
+      async (): Promise<BranchInfo[]> => {
+        const out = await this.gitOk([
+          'for-each-ref',
+          `--format=${BRANCH_FORMAT}`,
+          ...wanted.map((name) => `refs/heads/${name}`),
+        ]);
+        // A pattern also matches `name/…` (git cannot hold both `a` and `a/b`, but be exact anyway).
+        const byRef = new Map(parseRecords(out, BRANCH_FIELDS.length).map((r) => [r[0], r] as const));
+        return wanted.flatMap((name) => {
+          const record = byRef.get(`refs/heads/${name}`);
+          return record ? [toBranchInfo(record)] : [];
+        });
+      },
+    );
   }
 
   /** Creates `name` at `ref`; the zero old value makes git refuse if the branch appeared meanwhile. */
@@ -799,16 +838,27 @@ export class GitRepository {
    * default branch itself is left out (it is not "merged" into itself, as in GitLab).
    */
   async mergedBranches(defaultBranch: string): Promise<Set<string>> {
+    return this.mergedAmong(defaultBranch, null);
+  }
+
+  /**
+   * Which of the named branches (all branches for null) are merged into `defaultBranch`, as
+   * mergedBranches says: a list asks for its page's branches only.
+   */
+  async mergedAmong(defaultBranch: string, names: readonly string[] | null): Promise<Set<string>> {
+    const wanted = names?.filter(looksLikeBranchName) ?? null;
+    if (wanted?.length === 0) return new Set();
     return repositoryReadCache.get(
       this.path,
-      `mergedBranches\0${defaultBranch}`,
+      `mergedAmong\0${defaultBranch}\0${wanted === null ? '*' : `=${wanted.join('\0')}`}`,
       async (): Promise<Set<string>> => {
         if (!isSafeRevision(defaultBranch)) return new Set();
+        const patterns = wanted === null ? ['refs/heads/'] : wanted.map((name) => `refs/heads/${name}`);
         const result = await this.git([
           'for-each-ref',
           '--format=%(refname)',
           `--merged=refs/heads/${defaultBranch}`,
-          'refs/heads/',
+          ...patterns,
         ]);
         if (result.code !== 0) return new Set(); // the default branch does not exist (yet)
         const names = result.stdout
@@ -816,7 +866,8 @@ export class GitRepository {
           .split('\n')
           .filter((line) => line.length > 0)
           .map((ref) => ref.replace(/^refs\/heads\//, ''));
-        return new Set(names.filter((name) => name !== defaultBranch));
+        const asked = wanted === null ? null : new Set(wanted);
+        return new Set(names.filter((name) => name !== defaultBranch && (asked?.has(name) ?? true)));
       },
     );
   }

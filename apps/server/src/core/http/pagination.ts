@@ -1,23 +1,29 @@
 // Offset pagination: page/per_page in, the X-* and Link headers out (GitLab's rules).
 import type { Request, Response } from 'express';
+import type { PageWindow } from '../store/paging.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
 
-export interface PageRequest {
+/** The page asked for, and the window of rows it is (`limit` is `perPage`), for the store's page readers. */
+export interface PageRequest extends PageWindow {
   page: number;
   perPage: number;
-  offset: number;
 }
 
-/** Reads page and per_page from the (already validated) query; out-of-range values are clamped like GitLab. */
+/**
+ * Reads page and per_page from the (already validated) query; out-of-range values are clamped like GitLab.
+ * The page number is kept to a safe integer and so is the offset: a huge page (`page=99999999999999999999`)
+ * is a page past the end, an empty list, never an offset the database cannot take.
+ */
 export function readPage(req: Request): PageRequest {
-  const page = Math.max(1, Number(req.query.page ?? 1) || 1);
+  const page = Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1));
   const perPage = Math.min(
     MAX_PER_PAGE,
-    Math.max(1, Number(req.query.per_page ?? DEFAULT_PER_PAGE) || DEFAULT_PER_PAGE),
+    Math.max(1, Math.floor(Number(req.query.per_page ?? DEFAULT_PER_PAGE)) || DEFAULT_PER_PAGE),
   );
-  return { page, perPage, offset: (page - 1) * perPage };
+  const offset = Math.min(Number.MAX_SAFE_INTEGER, (page - 1) * perPage);
+  return { page, perPage, offset, limit: perPage };
 }
 
 /** Makes the URLs of the other pages of this request: its own URL with page and per_page set. */
@@ -59,11 +65,4 @@ export function setPaginationHeaders(
   links.push(`<${pageUrl(1)}>; rel="first"`);
   links.push(`<${pageUrl(totalPages)}>; rel="last"`);
   res.set('Link', links.join(', '));
-}
-
-/** Sends one page of an in-memory list with its headers. */
-export function sendPage<T>(req: Request, res: Response, items: readonly T[]): void {
-  const pageRequest = readPage(req);
-  setPaginationHeaders(req, res, pageRequest, items.length);
-  res.json(items.slice(pageRequest.offset, pageRequest.offset + pageRequest.perPage));
 }

@@ -1,0 +1,40 @@
+// The one way a list reads its page from the database: the page's rows with LIMIT/OFFSET and the count of
+// the whole filtered collection, so a list costs what its page costs, whatever the collection's size.
+import type { SelectQueryBuilder } from 'kysely';
+
+/** Which rows of a list to read: `limit` rows after the first `offset` (both safe integers). */
+export interface PageWindow {
+  offset: number;
+  limit: number;
+}
+
+/** One page of a list and the size of the whole list (for the X-Total headers). */
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * Reads one page of `filtered` (a query with its joins and WHERE clauses, selecting nothing yet): the count
+ * of all its rows, then the rows that `selectRows` selects and orders, cut to the window. A window past
+ * the end reads no rows at all.
+ */
+export async function readPageOf<DB, TB extends keyof DB, O>(
+  filtered: SelectQueryBuilder<DB, TB, object>,
+  selectRows: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
+  window: PageWindow,
+): Promise<Page<O>> {
+  // Typed by hand: Kysely cannot narrow the selection of a query whose tables are a type parameter.
+  const counted = (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
+    total: number | bigint | string;
+  };
+  const total = Number(counted.total);
+  if (window.offset >= total) return { items: [], total };
+  const items = await selectRows(filtered).limit(window.limit).offset(window.offset).execute();
+  return { items, total };
+}
+
+/** Cuts one page out of a list that is already ordered (names read from git, say), with its total. */
+export function pageOfList<T>(list: readonly T[], window: PageWindow): Page<T> {
+  return { items: list.slice(window.offset, window.offset + window.limit), total: list.length };
+}
