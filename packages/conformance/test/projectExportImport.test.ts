@@ -614,6 +614,23 @@ describe('importing a project', () => {
     expect(replaced.correlation_id).not.toBe(first.correlation_id);
   });
 
+  it("imports into the caller's personal namespace (at the username) when namespace is left out", async () => {
+    const path = fresh('personal-copy');
+    const { status, body } = await postImport('maintainer', importForm(archive, { path }));
+    expect(status, JSON.stringify(body)).toBe(201);
+    const username = target.config.fixtures.users.maintainer.username;
+    expect(body.path_with_namespace).toBe(`${username}/${path}`);
+    const done = await waitFor(
+      `the import of ${path}`,
+      () => importStatus(body.id as number),
+      (s) => s.import_status === 'finished' || s.import_status === 'failed',
+    );
+    expect(done.import_status).toBe('finished');
+    // The second import finds the namespace made by the first.
+    const again = await postImport('maintainer', importForm(archive, { path: `${path}-2` }));
+    expect(again.body.path_with_namespace).toBe(`${username}/${path}-2`);
+  });
+
   it('needs file and path, a valid path, and a namespace the caller may create projects in', async () => {
     const { hiddenGroup, sharedGroup } = target.config.fixtures;
     // Paths of this run: none of these imports may be accepted, and none may fail for a taken path.
@@ -626,7 +643,7 @@ describe('importing a project', () => {
       ['maintainer', importForm(archive, { namespace: sharedGroup.path, path: x(4) }), 404],
       ['maintainer', importForm(archive, { namespace: 'no-such-group', path: x(5) }), 404],
       ['maintainer', importForm(archive, { namespace: '999999', path: x(6) }), 404],
-      ['maintainer', importForm(archive, { path: x(7) }), 400],
+      // Without a namespace the import goes to the caller's personal namespace (tested above).
       ['maintainer', importForm(archive, { namespace, path: '-bad path' }), 400],
       [
         'maintainer',

@@ -23,7 +23,7 @@ import {
   projectAccessLevel,
   resolveProject,
 } from '../../core/access/access.js';
-import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
+import { type Caller, type CallerUser, requireScope, requireUser } from '../../core/access/caller.js';
 import { projectIdentity } from '../../core/access/projectIdentity.js';
 import type { ServerContext } from '../../core/context.js';
 import { GitRepository, initBareRepository } from '../../core/git/repository.js';
@@ -120,15 +120,81 @@ export function cappedVisibility(wanted: Visibility, groupVisibility: string): V
 const namespaceNotFound = (): ApiError => new ApiError(404, { message: '404 Namespace Not Found' });
 
 /**
- * The group to import into. Callers have no personal namespaces here, so the namespace is required, and the
- * caller must be allowed to create projects in it: maintainer or owner (GitLab's default creation level).
+ * The caller's personal namespace, GitLab's default for an import without `namespace`. Namespaces are groups
+ * here, so it is the top-level group at the caller's username, owned by the caller, made on first use.
+ * Public: like GitLab's user namespaces it caps no project's visibility. A group of someone else's at that
+ * path leaves the caller without one: then `namespace` must be given.
+ */
+async function personalNamespace(context: ServerContext, user: CallerUser): Promise<GroupRow> {
+  const { db } = context;
+  const owned = async (): Promise<GroupRow | undefined> => {
+    const group = await findGroup(db, user.username);
+    if (!group) return undefined;
+    const owner = await db
+      .selectFrom('members')
+      .select('id')
+      .where('source_type', '=', 'Group')
+      .where('source_id', '=', group.id)
+      .where('user_id', '=', user.id)
+      .where('access_level', '>=', AccessLevel.OWNER)
+      .executeTakeFirst();
+    if (group.parent_id !== null || !owner)
+      throw new ApiError(400, {
+        error: `namespace is missing, and the path of your personal namespace (${user.username}) is taken`,
+      });
+    return group;
+  };
+  const existing = await owned();
+  if (existing) return existing;
+  const now = nowIso();
+  try {
+    await db.transaction().execute(async (trx) => {
+      const { id } = await trx
+        .insertInto('groups')
+        .values({
+          name: user.name,
+          path: user.username,
+          full_path: user.username,
+          parent_id: null,
+          visibility: 'public',
+          description: '',
+          created_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('members')
+        .values({
+          source_type: 'Group',
+          source_id: id,
+          user_id: user.id,
+          access_level: AccessLevel.OWNER,
+          created_at: now,
+        })
+        .execute();
+    });
+  } catch (error) {
+    // Another request made it meanwhile (the unique full_path): use it, if it is the caller's.
+    const made = await owned();
+    if (made) return made;
+    throw error;
+  }
+  const made = await owned();
+  if (!made) throw new Error(`personal namespace ${user.username} vanished after its creation`);
+  return made;
+}
+
+/**
+ * The group to import into, the caller's personal namespace by default. The caller must be allowed to
+ * create projects in it: maintainer or owner (GitLab's default creation level).
  */
 async function importNamespace(
   context: ServerContext,
   caller: Caller,
   namespace: number | string | undefined,
 ): Promise<GroupRow> {
-  if (namespace === undefined || String(namespace) === '') throw missingParameter('namespace');
+  if (namespace === undefined || String(namespace) === '')
+    return personalNamespace(context, requireUser(caller));
   const group = await findGroup(context.db, String(namespace));
   if (!group) throw namespaceNotFound();
   const level = await groupAccessLevel(context.db, caller, group);
