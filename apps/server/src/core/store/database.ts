@@ -1,23 +1,26 @@
 // Opens the embedded SQLite database (a file under the data directory) behind Kysely and applies migrations.
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { trackDatabaseVersion } from './databaseVersion.js';
 import { migrationProvider } from './migrations/index.js';
 import { withStatementCache } from './statementCache.js';
 import type { Database } from './tables.js';
+import { BLOCKING_BUSY_TIMEOUT_MS, WriteLockingSqliteDialect } from './writeLocking.js';
 
 export type Db = Kysely<Database>;
 
 export async function openDatabase(dataDir: string): Promise<Db> {
   const sqlite = new SQLite(join(dataDir, 'collab.sqlite3'));
+  // Other processes may hold the write lock: a short blocking wait, then the dialect's asynchronous retries.
+  sqlite.pragma(`busy_timeout = ${BLOCKING_BUSY_TIMEOUT_MS}`);
   // WAL lets readers proceed while a writer commits; foreign keys are off by default in SQLite.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  // Every transaction takes the write lock at its start and every write waits for the lock: writeLocking.ts.
+  const db = new Kysely<Database>({ dialect: new WriteLockingSqliteDialect(withStatementCache(sqlite)) });
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
