@@ -98,7 +98,8 @@ describe('the bundled spec', () => {
         ((document.paths[path]?.parameters ?? []) as unknown[]).length > 0 ||
         ((operation.parameters ?? []) as unknown[]).length > 0 ||
         operation.requestBody !== undefined;
-      if (takesParameters && !(operation.responses as Json)['400']) missing.push(String(operation.operationId));
+      if (takesParameters && !(operation.responses as Json)['400'])
+        missing.push(String(operation.operationId));
     }
     expect(missing).toEqual([]);
   });
