@@ -121,6 +121,12 @@ export type Failure<R extends string> = { ok: false; reason: R; message: string 
 
 export type CommitFileChangeResult = { ok: true; commitId: string } | Failure<CommitFailureReason>;
 
+/** An attempt's result: `update-ref` refused to move the branch (it moved, or its lock was taken). */
+type CommitAttempt = CommitFileChangeResult | { ok: false; reason: 'ref_refused' };
+
+/** How often a commit without expectedLastCommitId is made again when its branch moved meanwhile. */
+export const MAX_COMMIT_ATTEMPTS = 10;
+
 export type CreateBranchResult =
   | { ok: true; branch: BranchInfo }
   | Failure<'invalid_name' | 'exists' | 'unknown_ref'>;
@@ -581,10 +587,32 @@ export class GitRepository {
    * through the repository's cat-file process and the new blob, trees and commit are written in-process
    * exactly as hash-object, write-tree and commit-tree would write them, so the repository and other
    * writers are never disturbed. The final `update-ref <new> <old>` is a compare-and-swap: of concurrent
-   * edits based on the same tip exactly one wins, the others get branch_moved, and no published commit is
-   * ever overwritten.
+   * edits based on the same tip exactly one wins, and no published commit is ever overwritten.
+   *
+   * A change whose branch moved meanwhile is made again on the new tip (at most MAX_COMMIT_ATTEMPTS times),
+   * checked against that tip as a new request would be: a 'create' of a file that now exists fails with
+   * file_exists. Only a change made with `expectedLastCommitId` gets branch_moved instead: its author based
+   * it on what they read.
    */
   async commitFileChange(input: CommitFileChangeInput): Promise<CommitFileChangeResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      const result = await this.commitFileChangeOnce(input);
+      if (result.ok || result.reason !== 'ref_refused') return result;
+      const moved = {
+        ok: false as const,
+        reason: 'branch_moved' as const,
+        message: `branch ${input.branch} was changed by someone else`,
+      };
+      if (input.expectedLastCommitId !== undefined || attempt >= MAX_COMMIT_ATTEMPTS) return moved;
+      // The branch moved, or another process held its lock while moving it (git refuses at once then, and
+      // the tip may not have changed yet): a short pause, growing and jittered, lets that writer finish. A
+      // name git cannot store at all (`a/b` beside `a`) is refused every time, which the bound ends.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 4));
+    }
+  }
+
+  /** One attempt of commitFileChange, on the branch's tip as it is now. */
+  private async commitFileChangeOnce(input: CommitFileChangeInput): Promise<CommitAttempt> {
     const fail = (reason: CommitFailureReason, message: string): CommitFileChangeResult => ({
       ok: false,
       reason,
@@ -707,7 +735,7 @@ export class GitRepository {
     await Promise.all(objects.map((object) => writeLooseObject(objectsDir, object)));
 
     // The compare-and-swap, git's own: `update-ref <ref> <new> <old>` through the repository's
-    // update-ref process. Any refusal is reported as branch_moved, as a failed update-ref was.
+    // update-ref process. A refusal is told to commitFileChange, which retries or reports branch_moved.
     const ref = `refs/heads/${input.branch}`;
     let outcome = await refUpdates.update(this.path, ref, commit.id, oldValue);
     if (outcome === 'unknown') {
@@ -720,8 +748,7 @@ export class GitRepository {
           (await this.git(['merge-base', '--is-ancestor', commit.id, tip.commit])).code === 0);
       outcome = applied ? 'committed' : 'refused';
     }
-    if (outcome !== 'committed')
-      return fail('branch_moved', `branch ${input.branch} was changed by someone else`);
+    if (outcome !== 'committed') return { ok: false, reason: 'ref_refused' };
     repositoryReadCache.invalidate(this.path);
     return { ok: true, commitId: commit.id };
   }

@@ -1,0 +1,153 @@
+// commitFileChange when the branch moves during the commit: made again on the new tip, checked against it,
+// a bounded number of times; with expectedLastCommitId, branch_moved as before. The branch is moved between
+// an attempt's reading and its compare-and-swap by another writer on the same repository.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { change } from './commitChanges.testSupport.js';
+import {
+  type CommitFileChangeResult,
+  GitRepository,
+  initBareRepository,
+  MAX_COMMIT_ATTEMPTS,
+} from './repository.js';
+
+let root: string;
+let counter = 0;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'collab-git-retry-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Direct git access for assertions, independent of the code under test. */
+async function git(repo: string, ...args: string[]): Promise<string> {
+  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  const { stdout } = await promisify(execFile)('git', [`--git-dir=${repo}`, ...args], {
+    env,
+    encoding: 'utf8',
+  });
+  return stdout.trim();
+}
+
+function expectOk(result: CommitFileChangeResult): asserts result is { ok: true; commitId: string } {
+  expect(result).toMatchObject({ ok: true });
+}
+
+/** A repository with `main` holding seed.txt, and a second writer on it. */
+async function seeded(): Promise<{ repo: GitRepository; other: GitRepository; seed: string }> {
+  counter += 1;
+  const repo = await initBareRepository(join(root, `repo-${counter}.git`), 'main');
+  const result = await repo.commitFileChange(change({ filePath: 'seed.txt', message: 'seed' }));
+  expectOk(result);
+  return { repo, other: new GitRepository(repo.path), seed: result.commitId };
+}
+
+/**
+ * Runs `race(attempt)` in every attempt of `repo`'s commits after the attempt read the branch's trees and
+ * before it writes: what `race` commits moves the branch under the attempt. Returns the attempt count.
+ */
+function raceEveryAttempt(repo: GitRepository, race: (attempt: number) => Promise<void>): () => number {
+  const target = repo as unknown as { readTreesAlong: (...args: unknown[]) => Promise<unknown> };
+  const read = target.readTreesAlong.bind(repo);
+  let attempts = 0;
+  target.readTreesAlong = async (...args) => {
+    attempts += 1;
+    const trees = await read(...args);
+    await race(attempts);
+    return trees;
+  };
+  return () => attempts;
+}
+
+describe('commitFileChange on a branch that moves during the commit', () => {
+  it('is made again on the new tip, keeping the other commit', async () => {
+    const { repo, other } = await seeded();
+    const attempts = raceEveryAttempt(repo, async (attempt) => {
+      if (attempt === 1)
+        expectOk(await other.commitFileChange(change({ filePath: 'theirs.txt', message: 'theirs' })));
+    });
+    const result = await repo.commitFileChange(change({ filePath: 'mine.txt', message: 'mine' }));
+    expectOk(result);
+    expect(attempts()).toBe(2);
+    expect(await git(repo.path, 'log', '--format=%s', 'main')).toBe('mine\ntheirs\nseed');
+    expect(await git(repo.path, 'rev-parse', 'main')).toBe(result.commitId);
+    expect((await repo.listTreePaths('main'))?.sort()).toEqual(['mine.txt', 'seed.txt', 'theirs.txt']);
+  });
+
+  it('is checked against the new tip: a file created meanwhile cannot be created again', async () => {
+    const { repo, other } = await seeded();
+    raceEveryAttempt(repo, async (attempt) => {
+      if (attempt === 1)
+        expectOk(await other.commitFileChange(change({ filePath: 'same.txt', message: 'theirs' })));
+    });
+    expect(await repo.commitFileChange(change({ filePath: 'same.txt', message: 'mine' }))).toMatchObject({
+      ok: false,
+      reason: 'file_exists',
+    });
+    expect(await git(repo.path, 'log', '--format=%s', 'main')).toBe('theirs\nseed');
+  });
+
+  it('is not made again with expectedLastCommitId: branch_moved, as GitLab answers', async () => {
+    const { repo, other, seed } = await seeded();
+    const attempts = raceEveryAttempt(repo, async (attempt) => {
+      if (attempt === 1)
+        expectOk(await other.commitFileChange(change({ filePath: 'theirs.txt', message: 'theirs' })));
+    });
+    const result = await repo.commitFileChange(
+      change({
+        action: 'update',
+        filePath: 'seed.txt',
+        content: Buffer.from('v2\n'),
+        expectedLastCommitId: seed,
+      }),
+    );
+    expect(result).toMatchObject({ ok: false, reason: 'branch_moved' });
+    expect(attempts()).toBe(1);
+    expect(await git(repo.path, 'log', '--format=%s', 'main')).toBe('theirs\nseed');
+  });
+
+  it(`gives up with branch_moved after ${MAX_COMMIT_ATTEMPTS} attempts`, async () => {
+    const { repo, other } = await seeded();
+    const attempts = raceEveryAttempt(repo, async (attempt) => {
+      expectOk(await other.commitFileChange(change({ filePath: `theirs-${attempt}.txt` })));
+    });
+    expect(await repo.commitFileChange(change({ filePath: 'mine.txt' }))).toMatchObject({
+      ok: false,
+      reason: 'branch_moved',
+    });
+    expect(attempts()).toBe(MAX_COMMIT_ATTEMPTS);
+    expect(await repo.listTreePaths('main')).not.toContain('mine.txt');
+  });
+
+  it('ends, with branch_moved, for a branch name git refuses every time (a/b beside a)', async () => {
+    const { repo } = await seeded();
+    expectOk(await repo.commitFileChange(change({ branch: 'a', startBranch: 'main', filePath: 'in-a' })));
+    const attempts = raceEveryAttempt(repo, async () => {});
+    expect(
+      await repo.commitFileChange(change({ branch: 'a/b', startBranch: 'main', filePath: 'x' })),
+    ).toMatchObject({ ok: false, reason: 'branch_moved' });
+    expect(attempts()).toBe(MAX_COMMIT_ATTEMPTS);
+  });
+
+  it('lets eight concurrent writers of different files on one branch all succeed', async () => {
+    const { repo, seed } = await seeded();
+    const writers = Array.from({ length: 8 }, () => new GitRepository(repo.path));
+    const results = await Promise.all(
+      writers.map((writer, i) =>
+        writer.commitFileChange(change({ filePath: `w/${i}.txt`, message: `writer ${i}` })),
+      ),
+    );
+    for (const result of results) expectOk(result);
+    const log = (await git(repo.path, 'log', '--format=%s', `${seed}..main`)).split('\n').sort();
+    expect(log).toEqual(Array.from({ length: 8 }, (_, i) => `writer ${i}`));
+    // One line of history: every commit was made on the tip it found.
+    expect(await git(repo.path, 'rev-list', '--count', '--merges', 'main')).toBe('0');
+    expect((await repo.listTreePaths('main'))?.filter((path) => path.startsWith('w/')).length).toBe(8);
+  });
+});
