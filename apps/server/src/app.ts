@@ -21,7 +21,6 @@ import {
   headAsGet,
   loadBundledSpec,
   openApiValidator,
-  queryParametersAsBody,
 } from './core/http/openapi.js';
 
 /** Every area of the API, one folder each under `src/areas/`. */
@@ -72,7 +71,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
 
   const spec = loadBundledSpec();
   // The validator is mounted on the app itself: it matches the full URL against the base path /api/v4.
-  app.use('/api/v4', authenticate(db), queryParametersAsBody);
+  app.use('/api/v4', authenticate(db));
   const validators = openApiValidator({
     apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
     validateResponses: options.validateResponses ?? false,

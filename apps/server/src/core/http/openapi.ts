@@ -1,38 +1,12 @@
 // Request (and optionally response) validation against the bundled spec, with the adjustments the API needs.
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { indexOperations, parameterCarriers } from './parameterCarriers.js';
 
 export function loadBundledSpec(): Record<string, unknown> {
   return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Record<string, unknown>;
-}
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/**
- * Seed convention 3: parameters may arrive in the query string, as form fields or as a JSON body. The spec
- * documents writes as request bodies, so a write that carries its parameters in the query string is turned
- * into the equivalent form body before validation (the token stays in the query).
- */
-export function queryParametersAsBody(req: Request, _res: Response, next: NextFunction): void {
-  const hasBody = req.headers['content-type'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (!WRITE_METHODS.has(req.method) || hasBody) {
-    next();
-    return;
-  }
-  // req.query is parsed by the extended parser, so `upload[url]=…` arrives as { upload: { url } }.
-  const { private_token: token, ...body } = req.query as Record<string, unknown>;
-  if (Object.keys(body).length === 0) {
-    next();
-    return;
-  }
-  const url = new URL(req.url, 'http://x');
-  req.url =
-    typeof token === 'string' ? `${url.pathname}?private_token=${encodeURIComponent(token)}` : url.pathname;
-  req.headers['content-type'] = 'application/x-www-form-urlencoded';
-  req.body = body;
-  next();
 }
 
 /**
@@ -84,7 +58,29 @@ export interface ValidatorOptions {
   validateResponses: boolean;
 }
 
+/**
+ * The validator's middlewares, with parameterCarriers (seed convention 3) placed after its route lookup and
+ * multipart parsing and before its request validation: the carriers middleware reads the matched route
+ * (`req.openapi`) and must see the multipart fields, and the validator must see the parameters where the
+ * spec declares them. Found by the name of the validator's middleware, checked at start.
+ */
 export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
+  // Indexed before the validator sees (and mutates) the document.
+  const servers = options.apiSpec.servers;
+  const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
+  const basePath =
+    typeof first === 'object' && first !== null && 'url' in first && typeof first.url === 'string'
+      ? first.url
+      : '';
+  const carriers = parameterCarriers(indexOperations(options.apiSpec, basePath));
+  const chain = validatorMiddlewares(options);
+  const at = chain.findIndex((middleware) => middleware.name === 'requestMiddleware');
+  if (at === -1)
+    throw new Error('express-openapi-validator: no requestMiddleware to put parameterCarriers before');
+  return [...chain.slice(0, at), carriers, ...chain.slice(at)];
+}
+
+function validatorMiddlewares(options: ValidatorOptions): RequestHandler[] {
   // Route lookup: patches/express-openapi-validator@5.6.2.patch compiles the spec's routes once into an index
   // (5.6 compiled and tried every route on every request, a quarter of the CPU time of a read).
   return OpenApiValidator.middleware({

@@ -1,0 +1,304 @@
+// Parameter carriers: the index of what each operation declares, and the middleware inside the real
+// validator chain (a small spec, a real Express app and real HTTP requests).
+import { request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorHandler } from './errors.js';
+import { headAsGet, openApiValidator } from './openapi.js';
+import { indexOperations, serializeParameter, topLevelName } from './parameterCarriers.js';
+
+const THING = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string' },
+    level: { type: 'integer' },
+    enabled: { type: 'boolean' },
+    upload: { type: 'object', properties: { url: { type: 'string' }, http_method: { type: 'string' } } },
+    tags: { type: 'array', items: { type: 'string' } },
+    attributes: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+};
+
+function spec(): Record<string, unknown> {
+  const echo = { '200': { description: 'echo' } };
+  return {
+    openapi: '3.1.0',
+    info: { title: 'carriers', version: '1' },
+    servers: [{ url: '/api' }],
+    security: [{ token: [] }],
+    components: {
+      securitySchemes: { token: { type: 'apiKey', in: 'query', name: 'private_token' } },
+      schemas: { Thing: THING, Extra: { properties: { note: { type: 'string' } } } },
+      parameters: { PerPage: { name: 'per_page', in: 'query', schema: { type: 'integer' } } },
+      requestBodies: {
+        Thing: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [{ $ref: '#/components/schemas/Thing' }, { $ref: '#/components/schemas/Extra' }],
+              },
+            },
+            'application/x-www-form-urlencoded': { schema: { $ref: '#/components/schemas/Thing' } },
+          },
+        },
+      },
+    },
+    paths: {
+      '/things': {
+        get: {
+          operationId: 'listThings',
+          parameters: [
+            { $ref: '#/components/parameters/PerPage' },
+            { name: 'search', in: 'query', schema: { type: 'string' } },
+            { name: 'tags', in: 'query', schema: { type: 'array', items: { type: 'string' } } },
+          ],
+          responses: echo,
+        },
+        post: {
+          operationId: 'createThing',
+          requestBody: { $ref: '#/components/requestBodies/Thing' },
+          responses: echo,
+        },
+      },
+      '/things/{id}': {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        put: {
+          operationId: 'uploadThing',
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: { file: { type: 'string', format: 'binary' }, name: { type: 'string' } },
+                },
+              },
+            },
+          },
+          responses: echo,
+        },
+        delete: { operationId: 'deleteThing', responses: echo },
+      },
+    },
+  };
+}
+
+describe('indexOperations', () => {
+  it('indexes every operation by method and base path, with its query names and body properties', () => {
+    const index = indexOperations(spec(), '/api');
+    expect([...index.keys()].sort()).toEqual([
+      'DELETE /api/things/{id}',
+      'GET /api/things',
+      'POST /api/things',
+      'PUT /api/things/{id}',
+    ]);
+    const list = index.get('GET /api/things');
+    expect([...(list?.query ?? [])].sort()).toEqual(['per_page', 'search', 'tags']);
+    expect(list?.body).toBeUndefined();
+    const create = index.get('POST /api/things');
+    expect(create?.query.size).toBe(0);
+    // Through the requestBody $ref, the schema $ref and allOf, over both media types.
+    expect([...(create?.body ?? [])].sort()).toEqual([
+      'attributes',
+      'enabled',
+      'level',
+      'name',
+      'note',
+      'tags',
+      'upload',
+    ]);
+    expect(create?.mediaType).toBe('application/x-www-form-urlencoded');
+    expect(index.get('PUT /api/things/{id}')?.mediaType).toBe('multipart/form-data');
+    expect(index.get('DELETE /api/things/{id}')?.query.size).toBe(0);
+  });
+});
+
+describe('query pairs', () => {
+  it('names the parameter a pair belongs to, decoded as the query parser decodes it', () => {
+    expect(topLevelName('upload[url]=https%3A%2F%2Fx')).toBe('upload');
+    expect(topLevelName('upload%5Burl%5D=x')).toBe('upload');
+    expect(topLevelName('tags[]=a')).toBe('tags');
+    expect(topLevelName('push_access_level=40')).toBe('push_access_level');
+    expect(topLevelName('flag')).toBe('flag');
+    expect(topLevelName('my+name=1')).toBe('my name');
+    expect(topLevelName('bad%E0%A4%A=1')).toBe('bad%E0%A4%A');
+    expect(topLevelName('[x]=1')).toBe('[x]');
+  });
+
+  it('serializes body values in the forms the query parser reads back', () => {
+    expect(serializeParameter('search', 'a b&c')).toEqual(['search=a%20b%26c']);
+    expect(serializeParameter('per_page', 2)).toEqual(['per_page=2']);
+    expect(serializeParameter('flag', false)).toEqual(['flag=false']);
+    expect(serializeParameter('tags', ['a', 'b'])).toEqual(['tags%5B%5D=a', 'tags%5B%5D=b']);
+    expect(serializeParameter('custom_attributes', { role: 'x' })).toEqual(['custom_attributes%5Brole%5D=x']);
+    expect(serializeParameter('vars', [{ key: 'A', value: '1' }])).toEqual([
+      'vars%5B0%5D%5Bkey%5D=A',
+      'vars%5B0%5D%5Bvalue%5D=1',
+    ]);
+    expect(serializeParameter('gone', null)).toEqual([]);
+  });
+});
+
+describe('the middleware in the validator chain', () => {
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    const app = express();
+    app.set('query parser', 'extended');
+    app.use(express.json());
+    app.use(express.urlencoded({ extended: true }));
+    for (const validate of openApiValidator({ apiSpec: spec(), validateResponses: false }))
+      app.use(headAsGet(validate));
+    const echo: express.RequestHandler = (req, res) => {
+      const files = (req as { files?: { fieldname: string }[] }).files?.map((file) => file.fieldname);
+      res.json({
+        query: req.query,
+        body: req.body ?? null,
+        contentType: req.headers['content-type'] ?? null,
+        files,
+      });
+    };
+    app.get('/api/things', echo);
+    app.post('/api/things', echo);
+    app.put('/api/things/:id', echo);
+    app.delete('/api/things/:id', echo);
+    app.use(errorHandler);
+    server = await new Promise((resolve) => {
+      const started = app.listen(0, '127.0.0.1', () => resolve(started));
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  async function send(path: string, init: RequestInit = {}) {
+    const response = await fetch(`${base}${path}`, init);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+  const json = { 'Content-Type': 'application/json' };
+
+  /** A GET with a body, which fetch refuses to send. */
+  async function getWithBody(path: string, headers: Record<string, string>, body: string) {
+    return await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const length = String(Buffer.byteLength(body));
+      const options = { method: 'GET', headers: { ...headers, 'Content-Length': length } };
+      const sent = request(`${base}${path}`, options, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  }
+
+  it('moves a write’s query parameters into a form body, coerced as form fields, the token staying', async () => {
+    const result = await send('/things?name=a&level=40&enabled=true&private_token=t', { method: 'POST' });
+    expect(result).toEqual({
+      status: 200,
+      body: {
+        query: { private_token: 't' },
+        body: { name: 'a', level: 40, enabled: true },
+        contentType: 'application/x-www-form-urlencoded',
+      },
+    });
+  });
+
+  it('takes a JSON Content-Type with no body, an empty body or {} plus the query', async () => {
+    for (const body of [undefined, '', '{}']) {
+      const result = await send('/things?name=b&level=30', { method: 'POST', headers: json, body });
+      expect(result.status).toBe(200);
+      expect(result.body.body).toEqual({ name: 'b', level: 30 });
+      expect(result.body.query).toEqual({});
+    }
+  });
+
+  it('keeps bracket and array forms, and the body wins on a name given twice', async () => {
+    const result = await send(
+      '/things?name=query&level=10&upload[url]=https%3A%2F%2Fq.example&tags[]=x&tags[]=y&attributes[team]=red',
+      {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ name: 'body', upload: { url: 'https://b.example' } }),
+      },
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.body).toEqual({
+      name: 'body',
+      level: 10,
+      upload: { url: 'https://b.example' },
+      tags: ['x', 'y'],
+      attributes: { team: 'red' },
+    });
+  });
+
+  it('merges a form body with the query', async () => {
+    const result = await send('/things?level=20&enabled=false', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'name=form&level=25',
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.body).toEqual({ name: 'form', level: 25, enabled: false });
+  });
+
+  it('leaves names the operation does not take in the query, where the validator refuses them', async () => {
+    const result = await send('/things?name=c&colour=blue', { method: 'POST', headers: json });
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatch(/colour/);
+    const wrongType = await send('/things?name=c&level=high', { method: 'POST' });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.error).toMatch(/level/);
+  });
+
+  it('says which parameter is missing when a JSON Content-Type comes with nothing at all', async () => {
+    const result = await send('/things', { method: 'POST', headers: json });
+    expect(result).toEqual({ status: 400, body: { error: 'name is missing' } });
+  });
+
+  it('adds the query to multipart fields', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['data']), 'data.bin');
+    form.append('name', 'from-form');
+    const result = await send('/things/7?name=from-query', { method: 'PUT', body: form });
+    expect(result.status).toBe(200);
+    expect(result.body.body).toMatchObject({ name: 'from-form' });
+    expect(result.body.files).toEqual(['file']);
+    const queryOnly = new FormData();
+    queryOnly.append('file', new Blob(['data']), 'data.bin');
+    const fromQuery = await send('/things/7?name=only-query', { method: 'PUT', body: queryOnly });
+    expect(fromQuery.body.body).toMatchObject({ name: 'only-query' });
+  });
+
+  it('moves a read’s body fields into the query (body wins), coerced as query parameters', async () => {
+    const result = await getWithBody(
+      '/things?search=query&per_page=5',
+      json,
+      JSON.stringify({ search: 'body', tags: ['a', 'b'], unrelated: 1 }),
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.query).toEqual({ search: 'body', per_page: 5, tags: ['a', 'b'] });
+    const form = await getWithBody(
+      '/things',
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+      'per_page=3',
+    );
+    expect(form.body.query).toEqual({ per_page: 3 });
+    const plain = await send('/things?per_page=2');
+    expect(plain.body.query).toEqual({ per_page: 2 });
+  });
+
+  it('refuses a read’s body field of the wrong type as it refuses the query parameter', async () => {
+    const result = await getWithBody('/things', json, JSON.stringify({ per_page: 'x' }));
+    expect(result.status).toBe(400);
+    expect(result.body.error).toMatch(/per_page/);
+  });
+});

@@ -1,0 +1,221 @@
+// Seed convention 3: every operation takes its parameters in the query string, as form fields or as a JSON
+// body, or mixed in one request. The spec documents one carrier per operation (writes as a request body,
+// reads as query parameters), so before validation each parameter is moved to where the spec declares it.
+// GitLab (Grape on Rack) merges the query and the body into one set of parameters for every method, the body
+// winning on a name given twice; moving names by the operation's own schema gives the same result.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** What one operation declares: its query parameter names and the properties of its request body. */
+export interface OperationCarriers {
+  /** Names declared as query parameters (`in: query`). */
+  query: ReadonlySet<string>;
+  /** Top-level properties of the request body over all its media types; undefined without a body. */
+  body: ReadonlySet<string> | undefined;
+  /** The media type of a body built from the query when the request names none. */
+  mediaType: string | undefined;
+}
+
+/** The token is authentication, not a parameter: it stays in whichever carrier it came in. */
+const TOKEN = 'private_token';
+const FORM = 'application/x-www-form-urlencoded';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Follows a local `$ref` (`#/components/...`) of the document. */
+function resolve(spec: Json, value: unknown): unknown {
+  let current = value;
+  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
+    const ref: string = current.$ref;
+    current = ref
+      .slice(2)
+      .split('/')
+      .reduce<unknown>(
+        (node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
+        spec,
+      );
+  }
+  return current;
+}
+
+/** The top-level property names of a schema, through `allOf`, `oneOf` and `anyOf`. */
+function propertyNames(spec: Json, schema: unknown, into: Set<string>, depth = 0): void {
+  const resolved = resolve(spec, schema);
+  if (!isObject(resolved) || depth > 8) return;
+  if (isObject(resolved.properties)) for (const name of Object.keys(resolved.properties)) into.add(name);
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    const parts = resolved[key];
+    if (Array.isArray(parts)) for (const part of parts) propertyNames(spec, part, into, depth + 1);
+  }
+}
+
+function carriersOf(spec: Json, pathItem: Json, operation: Json): OperationCarriers {
+  const query = new Set<string>();
+  const parameters = [pathItem.parameters, operation.parameters].flatMap((list) =>
+    Array.isArray(list) ? list : [],
+  );
+  for (const parameter of parameters) {
+    const resolved = resolve(spec, parameter);
+    if (isObject(resolved) && resolved.in === 'query' && typeof resolved.name === 'string')
+      query.add(resolved.name);
+  }
+  const requestBody = resolve(spec, operation.requestBody);
+  if (!isObject(requestBody) || !isObject(requestBody.content))
+    return { query, body: undefined, mediaType: undefined };
+  const body = new Set<string>();
+  const mediaTypes = Object.keys(requestBody.content);
+  for (const media of Object.values(requestBody.content))
+    if (isObject(media)) propertyNames(spec, media.schema, body);
+  return { query, body, mediaType: mediaTypes.includes(FORM) ? FORM : mediaTypes[0] };
+}
+
+/**
+ * Every operation of the document by `METHOD /base/path/{template}`: the key the validator's route lookup
+ * gives (`req.openapi.openApiRoute`, which carries the document's base path).
+ */
+export function indexOperations(spec: Json, basePath = ''): Map<string, OperationCarriers> {
+  const index = new Map<string, OperationCarriers>();
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  for (const [path, item] of Object.entries(paths)) {
+    const pathItem = resolve(spec, item);
+    if (!isObject(pathItem)) continue;
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (isObject(operation))
+        index.set(`${method.toUpperCase()} ${basePath}${path}`, carriersOf(spec, pathItem, operation));
+    }
+  }
+  return index;
+}
+
+/** A query-string component decoded as the query parser decodes it; left as is when malformed. */
+function decodeComponent(text: string): string {
+  const spaced = text.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** The parameter a `name=value` pair belongs to: `upload[url]` and `x[]` belong to `upload` and `x`. */
+export function topLevelName(pair: string): string {
+  const equals = pair.indexOf('=');
+  const key = decodeComponent(equals === -1 ? pair : pair.slice(0, equals));
+  const bracket = key.indexOf('[');
+  return bracket > 0 ? key.slice(0, bracket) : key;
+}
+
+/** The pairs of a raw query string, kept in their original encoding. */
+export function queryPairs(search: string): string[] {
+  return search.split('&').filter((pair) => pair !== '');
+}
+
+/** Query pairs for a body value: `x[]=a` for arrays of scalars, `x[0][k]=v` for arrays of objects. */
+export function serializeParameter(name: string, value: unknown, into: string[] = []): string[] {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      serializeParameter(
+        isObject(item) || Array.isArray(item) ? `${name}[${index}]` : `${name}[]`,
+        item,
+        into,
+      );
+    });
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) serializeParameter(`${name}[${key}]`, item, into);
+  } else if (value !== undefined && value !== null) {
+    into.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+  }
+  return into;
+}
+
+function splitUrl(url: string): { path: string; search: string } {
+  const mark = url.indexOf('?');
+  return mark === -1 ? { path: url, search: '' } : { path: url.slice(0, mark), search: url.slice(mark + 1) };
+}
+
+function withQuery(path: string, pairs: readonly string[]): string {
+  return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
+}
+
+/** A request body was sent that no parser read (no Content-Type): its parameters cannot be merged. */
+function hasUnreadBody(req: Request): boolean {
+  return (
+    req.headers['content-type'] === undefined &&
+    (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined)
+  );
+}
+
+/**
+ * An operation with a request body: query parameters that are properties of the body and not declared query
+ * parameters go into the body, parsed by the app's query parser (bracket and array forms as in a form body);
+ * the body wins on a name given twice. The validator then coerces them as it coerces form fields.
+ */
+function queryIntoBody(req: Request, operation: OperationCarriers, body: ReadonlySet<string>): void {
+  if (req.body !== undefined && !isObject(req.body)) return;
+  if (hasUnreadBody(req)) return;
+  const { path, search } = splitUrl(req.url);
+  const kept: string[] = [];
+  const moved: string[] = [];
+  for (const pair of queryPairs(search)) {
+    const name = topLevelName(pair);
+    const belongsInBody = name !== TOKEN && body.has(name) && !operation.query.has(name);
+    (belongsInBody ? moved : kept).push(pair);
+  }
+  if (req.body === undefined && req.headers['content-type'] !== undefined) {
+    // A JSON Content-Type with no body at all: the parameters (if any) are elsewhere.
+    req.body = {};
+  }
+  if (moved.length === 0) return;
+  const parse = req.app.get('query parser fn') as (text: string) => unknown;
+  const fromQuery = parse(moved.join('&'));
+  req.body = { ...(isObject(fromQuery) ? fromQuery : {}), ...(isObject(req.body) ? req.body : {}) };
+  if (req.headers['content-type'] === undefined && operation.mediaType !== undefined) {
+    req.headers['content-type'] = operation.mediaType;
+  }
+  req.url = withQuery(path, kept);
+}
+
+/**
+ * An operation without a request body (reads, and writes that take only path parameters): body fields that
+ * are declared query parameters go into the query string, the body winning on a name given twice, so the
+ * route reads them where the spec declares them.
+ */
+function bodyIntoQuery(req: Request, operation: OperationCarriers): void {
+  const body: unknown = req.body;
+  if (!isObject(body)) return;
+  const names = Object.keys(body).filter((name) => name !== TOKEN && operation.query.has(name));
+  if (names.length === 0) return;
+  const given = new Set(names);
+  const { path, search } = splitUrl(req.url);
+  const pairs = queryPairs(search).filter((pair) => !given.has(topLevelName(pair)));
+  for (const name of names) {
+    serializeParameter(name, body[name], pairs);
+    delete body[name];
+  }
+  req.url = withQuery(path, pairs);
+}
+
+/** The route the validator matched (set by its metadata middleware), as `METHOD /base/path/{template}`. */
+function matchedRoute(req: Request): string | undefined {
+  const openapi = (req as Request & { openapi?: { openApiRoute?: unknown } }).openapi;
+  return typeof openapi?.openApiRoute === 'string' ? `${req.method} ${openapi.openApiRoute}` : undefined;
+}
+
+/**
+ * The middleware that puts every parameter where the operation declares it. It runs inside the validator's
+ * chain, after its route lookup (req.openapi) and multipart parsing, before request validation.
+ */
+export function parameterCarriers(index: ReadonlyMap<string, OperationCarriers>): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const key = matchedRoute(req);
+    const operation = key === undefined ? undefined : index.get(key);
+    if (operation?.body !== undefined) queryIntoBody(req, operation, operation.body);
+    else if (operation !== undefined) bodyIntoQuery(req, operation);
+    next();
+  };
+}
