@@ -2,7 +2,9 @@
 // the peak memory of the server, in production mode (request validation only) with one worker process and
 // with one per core (the default), and with response validation on too. A minimal Express route measured
 // the same way first says what this machine and load generator allow at all.
-// Prints figures; asserts nothing. Run with `pnpm bench` at the root.
+// Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
+// Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=scale` runs only the
+// scale rows.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTIONS, drive, type LoadResult, loadGeneratorName } from './load.js';
 import { sampleMemory } from './memory.js';
+import { SCALE_PER_PAGE, SCALE_SIZES, scaleLists, seedScaleProjects, writeScaleFixtures } from './scale.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_MAIN = join(SERVER_DIR, 'dist/main.js');
@@ -17,6 +20,7 @@ const TOKEN = 'collab-demo-maintainer-token';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 300);
+const ONLY = process.env.BENCH_ONLY;
 const generator = await loadGeneratorName();
 
 /** The Node.js flags of the start script, so that the benchmark runs the server as `pnpm start` does. */
@@ -55,7 +59,7 @@ function formatLoad(name: string, result: LoadResult, baseline?: number): string
   const share = baseline
     ? `   ${((result.requestsPerSecond / baseline) * 100).toFixed(0)}% of minimal Express`
     : '';
-  return `  ${name.padEnd(16)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${result.p50Ms.toFixed(1).padStart(5)} ms   p99 ${result.p99Ms.toFixed(1).padStart(5)} ms${share}${failures}`;
+  return `  ${name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${result.p50Ms.toFixed(1).padStart(5)} ms   p99 ${result.p99Ms.toFixed(1).padStart(5)} ms${share}${failures}`;
 }
 
 async function measure(url: string, headers: Record<string, string>): Promise<LoadResult> {
@@ -109,7 +113,7 @@ async function commits(origin: string): Promise<void> {
   const sequential = await commitSequence(origin, 'develop', COMMITS);
   let seconds = (performance.now() - started) / 1000;
   console.log(
-    `  file commits     ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
+    `  ${'file commits'.padEnd(24)} ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
   );
   // Writers on separate branches do not wait for each other's compare-and-swap: the server's throughput.
   const branches = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
@@ -123,7 +127,7 @@ async function commits(origin: string): Promise<void> {
   ).reduce((a, b) => a + b, 0);
   seconds = (performance.now() - started) / 1000;
   console.log(
-    `  file commits     ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches)`,
+    `  ${'file commits'.padEnd(24)} ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches)`,
   );
 }
 
@@ -133,16 +137,26 @@ interface Setting {
   validateResponses: boolean;
 }
 
-async function runSetting(setting: Setting, baseline: number): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
-  const args = [...(await startScriptNodeFlags()), SERVER_MAIN, '--seed', 'demo', '--data-dir', dataDir];
-  args.push('--port', '0', '--workers', String(setting.workers));
-  if (setting.validateResponses) args.push('--validate-responses');
+/** Starts the built server on a data directory in production mode; resolves with its origin. */
+async function startServer(
+  dataDir: string,
+  seed: string,
+  workers: number,
+  validateResponses: boolean,
+): Promise<{ child: ChildProcess; origin: string }> {
+  const args = [...(await startScriptNodeFlags()), SERVER_MAIN, '--seed', seed, '--data-dir', dataDir];
+  args.push('--port', '0', '--workers', String(workers));
+  if (validateResponses) args.push('--validate-responses');
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  const origin = `http://127.0.0.1:${await startListening(child)}`;
+  return { child, origin: `http://127.0.0.1:${await startListening(child)}` };
+}
+
+async function runSetting(setting: Setting, baseline: number): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
+  const { child, origin } = await startServer(dataDir, 'demo', setting.workers, setting.validateResponses);
   const memory = sampleMemory(child.pid ?? 0);
   console.log(`\n${setting.title}`);
   const project = `${origin}/api/v4/projects/acme%2Fwebsite`;
@@ -158,8 +172,37 @@ async function runSetting(setting: Setting, baseline: number): Promise<void> {
   await commits(origin);
   const peak = await memory.stop();
   console.log(
-    `  peak memory      ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed)`,
+    `  ${'peak memory'.padEnd(24)} ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed)`,
   );
+  await stop(child);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/** The scale rows: each list on 10 and on 10,000 items, one worker, production mode. */
+async function runScale(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-scale-'));
+  const fixtures = join(dataDir, 'fixtures.json');
+  await writeScaleFixtures(join(SERVER_DIR, 'fixtures/demo.json'), fixtures);
+  // A first start loads the fixtures and makes the repositories; the items go in while it is stopped.
+  const first = await startServer(join(dataDir, 'data'), fixtures, 1, false);
+  await stop(first.child);
+  const seeding = performance.now();
+  await seedScaleProjects(join(dataDir, 'data'));
+  const seconds = ((performance.now() - seeding) / 1000).toFixed(1);
+  console.log(
+    `\nlists at scale, production mode, 1 worker process (per_page=${SCALE_PER_PAGE}; items seeded in ${seconds} s)`,
+  );
+  const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
+  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const [small, large] = SCALE_SIZES.map((size) => scaleLists(origin, size));
+  for (const [index, [name, smallUrl]] of (small ?? []).entries()) {
+    const largeUrl = large?.[index]?.[1] ?? '';
+    const smallResult = await measure(smallUrl, headers);
+    const largeResult = await measure(largeUrl, headers);
+    console.log(formatLoad(`${name} (${SCALE_SIZES[0]})`, smallResult));
+    const share = ((largeResult.requestsPerSecond / smallResult.requestsPerSecond) * 100).toFixed(0);
+    console.log(`${formatLoad(`${name} (${SCALE_SIZES[1]})`, largeResult)}   ${share}% of ${SCALE_SIZES[0]}`);
+  }
   await stop(child);
   await rm(dataDir, { recursive: true, force: true });
 }
@@ -168,18 +211,21 @@ const cores = availableParallelism();
 console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARM_UP_SECONDS} s of warm-up`,
 );
-const baseline = await minimalExpressRate();
-const settings: Setting[] = [
-  { title: 'production mode (request validation), 1 worker process', workers: 1, validateResponses: false },
-  {
-    title: `production mode (request validation), ${cores} worker processes (the default: one per core)`,
-    workers: cores,
-    validateResponses: false,
-  },
-  {
-    title: `request and response validation, ${cores} worker processes`,
-    workers: cores,
-    validateResponses: true,
-  },
-];
-for (const setting of settings) await runSetting(setting, baseline);
+if (ONLY !== 'scale') {
+  const baseline = await minimalExpressRate();
+  const settings: Setting[] = [
+    { title: 'production mode (request validation), 1 worker process', workers: 1, validateResponses: false },
+    {
+      title: `production mode (request validation), ${cores} worker processes (the default: one per core)`,
+      workers: cores,
+      validateResponses: false,
+    },
+    {
+      title: `request and response validation, ${cores} worker processes`,
+      workers: cores,
+      validateResponses: true,
+    },
+  ];
+  for (const setting of settings) await runSetting(setting, baseline);
+}
+await runScale();

@@ -98,6 +98,7 @@ export async function listAllDeployKeys(
   requireScope(caller, 'read_api');
   if (!user.isAdmin) throw forbidden('403 Forbidden - Administrators only');
   const page = await readPageOf(
+    context.db,
     context.db.selectFrom('deploy_keys'),
     (query) => query.selectAll().orderBy('id'),
     window,
@@ -119,8 +120,10 @@ export async function listProjectDeployKeys(
     AccessLevel.MAINTAINER,
   );
   const page = await readPageOf(
+    context.db,
     projectKeyUses(context.db, project.id),
-    (query) => query.selectAll('dk').select('dkp.can_push').orderBy('dk.id'),
+    // By the key id of the project's index (equal to dk.id): no sort of the whole collection.
+    (query) => query.selectAll('dk').select('dkp.can_push').orderBy('dkp.deploy_key_id'),
     window,
   );
   return { items: page.items.map(presentProjectKey), total: page.total };

@@ -68,6 +68,7 @@ export async function listFeatures(
 ): Promise<Page<Feature>> {
   requireAdmin(caller, 'read_api');
   const page = await readPageOf(
+    context.db,
     context.db.selectFrom('features'),
     (query) => query.select('name').orderBy('name'),
     window,

@@ -274,10 +274,8 @@ export async function listPipelines(
   origin: string,
 ): Promise<Page<PipelineListItem>> {
   const access = await resolveForRead(context, caller, projectId);
-  let filtered = context.db
-    .selectFrom('pipelines as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .where('p.project_id', '=', access.project.id);
+  // One table, so that counting reads the project's index entries only (the user filters are subqueries).
+  let filtered = context.db.selectFrom('pipelines as p').where('p.project_id', '=', access.project.id);
   switch (query.scope) {
     case 'running':
     case 'pending':
@@ -306,8 +304,14 @@ export async function listPipelines(
   if (query.yaml_errors !== undefined) {
     filtered = filtered.where('p.yaml_errors', query.yaml_errors ? 'is not' : 'is', null);
   }
-  if (query.name !== undefined) filtered = filtered.where('u.name', '=', query.name);
-  if (query.username !== undefined) filtered = filtered.where('u.username', '=', query.username);
+  if (query.name !== undefined) {
+    const named = context.db.selectFrom('users').select('id').where('name', '=', query.name);
+    filtered = filtered.where('p.user_id', 'in', named);
+  }
+  if (query.username !== undefined) {
+    const named = context.db.selectFrom('users').select('id').where('username', '=', query.username);
+    filtered = filtered.where('p.user_id', 'in', named);
+  }
   // Timestamps are stored as ISO 8601 UTC with milliseconds, so normalised bounds compare as text.
   if (query.updated_after)
     filtered = filtered.where('p.updated_at', '>', new Date(query.updated_after).toISOString());
@@ -317,6 +321,7 @@ export async function listPipelines(
   const direction = query.sort ?? 'desc';
   const orderColumn = `p.${query.order_by ?? 'id'}` as const;
   const page = await readPageOf(
+    context.db,
     filtered,
     (rows) =>
       rows
@@ -365,6 +370,7 @@ export async function listPipelineVariables(
   const pipeline = await loadPipeline(context, access, pipelineId);
   if (access.accessLevel < AccessLevel.MAINTAINER && user.id !== pipeline.user_id) throw forbidden();
   const page = await readPageOf(
+    context.db,
     context.db.selectFrom('pipeline_variables').where('pipeline_id', '=', pipelineId),
     (rows) => rows.select(['key', 'value', 'variable_type']).orderBy('id'),
     window,

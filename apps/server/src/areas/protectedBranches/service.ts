@@ -130,7 +130,7 @@ export async function listProtectedBranches(
     const pattern = likeContains(search.toLowerCase());
     filtered = filtered.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
   }
-  const page = await readPageOf(filtered, (query) => query.selectAll().orderBy('id'), window);
+  const page = await readPageOf(context.db, filtered, (query) => query.selectAll().orderBy('id'), window);
   const rules = await withAccessLevels(context.db, page.items);
   return { items: await Promise.all(rules.map((rule) => presentRule(context.db, rule))), total: page.total };
 }

@@ -110,6 +110,7 @@ export async function listRemoteMirrors(
     AccessLevel.MAINTAINER,
   );
   const page = await readPageOf(
+    context.db,
     context.db.selectFrom('remote_mirrors').where('project_id', '=', project.id),
     (query) => query.selectAll().orderBy('id'),
     window,

@@ -108,6 +108,7 @@ export async function listStorageMoves(
 ): Promise<Page<StorageMove>> {
   requireAdministrator(caller);
   const page = await readPageOf(
+    context.db,
     context.db.selectFrom('project_repository_storage_moves'),
     (query) => query.selectAll().orderBy('id', 'desc'),
     window,

@@ -1,6 +1,10 @@
 // The one way a list reads its page from the database: the page's rows with LIMIT/OFFSET and the count of
 // the whole filtered collection, so a list costs what its page costs, whatever the collection's size.
+// Counting is the one part that reads the whole collection (an index range: about 0.5 ms for 10,000
+// rows, more than the rest of a request), so counts are kept until the database changes.
 import type { SelectQueryBuilder } from 'kysely';
+import type { Db } from './database.js';
+import { CachedUntilDatabaseChange } from './databaseVersion.js';
 
 /** Which rows of a list to read: `limit` rows after the first `offset` (both safe integers). */
 export interface PageWindow {
@@ -14,21 +18,26 @@ export interface Page<T> {
   total: number;
 }
 
+const counts = new CachedUntilDatabaseChange<number>(1000);
+
 /**
- * Reads one page of `filtered` (a query with its joins and WHERE clauses, selecting nothing yet): the count
- * of all its rows, then the rows that `selectRows` selects and orders, cut to the window. A window past
- * the end reads no rows at all.
+ * Reads one page of `filtered` (a query on `db` with its joins and WHERE clauses, selecting nothing yet):
+ * the count of all its rows, then the rows that `selectRows` selects and orders, cut to the window. A
+ * window past the end reads no rows at all.
  */
 export async function readPageOf<DB, TB extends keyof DB, O>(
+  db: Db,
   filtered: SelectQueryBuilder<DB, TB, object>,
   selectRows: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
   window: PageWindow,
 ): Promise<Page<O>> {
-  // Typed by hand: Kysely cannot narrow the selection of a query whose tables are a type parameter.
-  const counted = (await filtered.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()) as {
-    total: number | bigint | string;
-  };
-  const total = Number(counted.total);
+  const countQuery = filtered.select((eb) => eb.fn.countAll().as('total'));
+  const { sql, parameters } = countQuery.compile();
+  const total = await counts.get(db, JSON.stringify([sql, parameters]), async () => {
+    // Typed by hand: Kysely cannot narrow the selection of a query whose tables are a type parameter.
+    const counted = (await countQuery.executeTakeFirstOrThrow()) as { total: number | bigint | string };
+    return Number(counted.total);
+  });
   if (window.offset >= total) return { items: [], total };
   const items = await selectRows(filtered).limit(window.limit).offset(window.offset).execute();
   return { items, total };
