@@ -5,7 +5,6 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { change } from './commitChanges.testSupport.js';
 import {
@@ -25,27 +24,60 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Direct git access for assertions, independent of the code under test. */
+/** Direct git access for assertions and for the other writer, independent of the code under test. */
 async function git(repo: string, ...args: string[]): Promise<string> {
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-  const { stdout } = await promisify(execFile)('git', [`--git-dir=${repo}`, ...args], {
-    env,
-    encoding: 'utf8',
+  return gitWith(repo, {}, args);
+}
+
+async function gitWith(
+  repo: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  input?: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [`--git-dir=${repo}`, ...args],
+      {
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', ...env },
+        encoding: 'utf8',
+      },
+      (error, stdout) => (error ? reject(error) : resolve(stdout.trim())),
+    );
+    child.stdin?.end(input);
   });
-  return stdout.trim();
+}
+
+/** Another writer (git itself, as another process would): commits `filePath` on top of `main`. */
+async function commitElsewhere(repo: string, filePath: string, message: string): Promise<void> {
+  const index = { GIT_INDEX_FILE: join(root, `index-${++counter}`) };
+  const identity = {
+    GIT_AUTHOR_NAME: 'Bob',
+    GIT_AUTHOR_EMAIL: 'bob@example.com',
+    GIT_COMMITTER_NAME: 'Bob',
+    GIT_COMMITTER_EMAIL: 'bob@example.com',
+  };
+  const blob = await gitWith(repo, {}, ['hash-object', '-w', '--stdin'], `${filePath}\n`);
+  await gitWith(repo, index, ['read-tree', 'main']);
+  await gitWith(repo, index, ['update-index', '--add', '--cacheinfo', `100644,${blob},${filePath}`]);
+  const tree = await gitWith(repo, index, ['write-tree']);
+  const tip = await git(repo, 'rev-parse', 'main');
+  const commit = await gitWith(repo, identity, ['commit-tree', tree, '-p', tip, '-m', message]);
+  await git(repo, 'update-ref', 'refs/heads/main', commit, tip);
 }
 
 function expectOk(result: CommitFileChangeResult): asserts result is { ok: true; commitId: string } {
   expect(result).toMatchObject({ ok: true });
 }
 
-/** A repository with `main` holding seed.txt, and a second writer on it. */
-async function seeded(): Promise<{ repo: GitRepository; other: GitRepository; seed: string }> {
+/** A repository with `main` holding seed.txt. */
+async function seeded(): Promise<{ repo: GitRepository; seed: string }> {
   counter += 1;
   const repo = await initBareRepository(join(root, `repo-${counter}.git`), 'main');
   const result = await repo.commitFileChange(change({ filePath: 'seed.txt', message: 'seed' }));
   expectOk(result);
-  return { repo, other: new GitRepository(repo.path), seed: result.commitId };
+  return { repo, seed: result.commitId };
 }
 
 /**
@@ -67,10 +99,9 @@ function raceEveryAttempt(repo: GitRepository, race: (attempt: number) => Promis
 
 describe('commitFileChange on a branch that moves during the commit', () => {
   it('is made again on the new tip, keeping the other commit', async () => {
-    const { repo, other } = await seeded();
+    const { repo } = await seeded();
     const attempts = raceEveryAttempt(repo, async (attempt) => {
-      if (attempt === 1)
-        expectOk(await other.commitFileChange(change({ filePath: 'theirs.txt', message: 'theirs' })));
+      if (attempt === 1) await commitElsewhere(repo.path, 'theirs.txt', 'theirs');
     });
     const result = await repo.commitFileChange(change({ filePath: 'mine.txt', message: 'mine' }));
     expectOk(result);
@@ -81,10 +112,9 @@ describe('commitFileChange on a branch that moves during the commit', () => {
   });
 
   it('is checked against the new tip: a file created meanwhile cannot be created again', async () => {
-    const { repo, other } = await seeded();
+    const { repo } = await seeded();
     raceEveryAttempt(repo, async (attempt) => {
-      if (attempt === 1)
-        expectOk(await other.commitFileChange(change({ filePath: 'same.txt', message: 'theirs' })));
+      if (attempt === 1) await commitElsewhere(repo.path, 'same.txt', 'theirs');
     });
     expect(await repo.commitFileChange(change({ filePath: 'same.txt', message: 'mine' }))).toMatchObject({
       ok: false,
@@ -94,10 +124,9 @@ describe('commitFileChange on a branch that moves during the commit', () => {
   });
 
   it('is not made again with expectedLastCommitId: branch_moved, as GitLab answers', async () => {
-    const { repo, other, seed } = await seeded();
+    const { repo, seed } = await seeded();
     const attempts = raceEveryAttempt(repo, async (attempt) => {
-      if (attempt === 1)
-        expectOk(await other.commitFileChange(change({ filePath: 'theirs.txt', message: 'theirs' })));
+      if (attempt === 1) await commitElsewhere(repo.path, 'theirs.txt', 'theirs');
     });
     const result = await repo.commitFileChange(
       change({
@@ -113,9 +142,9 @@ describe('commitFileChange on a branch that moves during the commit', () => {
   });
 
   it(`gives up with branch_moved after ${MAX_COMMIT_ATTEMPTS} attempts`, async () => {
-    const { repo, other } = await seeded();
+    const { repo } = await seeded();
     const attempts = raceEveryAttempt(repo, async (attempt) => {
-      expectOk(await other.commitFileChange(change({ filePath: `theirs-${attempt}.txt` })));
+      await commitElsewhere(repo.path, `theirs-${attempt}.txt`, 'theirs');
     });
     expect(await repo.commitFileChange(change({ filePath: 'mine.txt' }))).toMatchObject({
       ok: false,
@@ -135,7 +164,7 @@ describe('commitFileChange on a branch that moves during the commit', () => {
     expect(attempts()).toBe(MAX_COMMIT_ATTEMPTS);
   });
 
-  it('lets eight concurrent writers of different files on one branch all succeed', async () => {
+  it('lets eight concurrent writers of different files on one branch all succeed, taking turns', async () => {
     const { repo, seed } = await seeded();
     const writers = Array.from({ length: 8 }, () => new GitRepository(repo.path));
     const results = await Promise.all(

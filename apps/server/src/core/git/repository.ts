@@ -124,8 +124,33 @@ export type CommitFileChangeResult = { ok: true; commitId: string } | Failure<Co
 /** An attempt's result: `update-ref` refused to move the branch (it moved, or its lock was taken). */
 type CommitAttempt = CommitFileChangeResult | { ok: false; reason: 'ref_refused' };
 
-/** How often a commit without expectedLastCommitId is made again when its branch moved meanwhile. */
-export const MAX_COMMIT_ATTEMPTS = 10;
+/**
+ * How often a commit without expectedLastCommitId is made again when its branch moved meanwhile. Commits of
+ * one process to one branch take turns (below), so an attempt loses only to another process's commit: with
+ * two processes committing without pause to one branch, about one attempt in two.
+ */
+export const MAX_COMMIT_ATTEMPTS = 20;
+
+/** The last queued commit per repository and branch, in this process. */
+const branchCommits = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs the commits of this process to one branch one after the other. They would all read the same tip and
+ * all but one lose the compare-and-swap, again and again; in turn, each finds the tip the previous one left.
+ */
+function inTurn<T>(key: string, commit: () => Promise<T>): Promise<T> {
+  const previous = branchCommits.get(key) ?? Promise.resolve();
+  const run = previous.then(commit);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  branchCommits.set(key, settled);
+  void settled.then(() => {
+    if (branchCommits.get(key) === settled) branchCommits.delete(key);
+  });
+  return run;
+}
 
 export type CreateBranchResult =
   | { ok: true; branch: BranchInfo }
@@ -595,20 +620,22 @@ export class GitRepository {
    * it on what they read.
    */
   async commitFileChange(input: CommitFileChangeInput): Promise<CommitFileChangeResult> {
-    for (let attempt = 1; ; attempt += 1) {
-      const result = await this.commitFileChangeOnce(input);
-      if (result.ok || result.reason !== 'ref_refused') return result;
-      const moved = {
-        ok: false as const,
-        reason: 'branch_moved' as const,
-        message: `branch ${input.branch} was changed by someone else`,
-      };
-      if (input.expectedLastCommitId !== undefined || attempt >= MAX_COMMIT_ATTEMPTS) return moved;
-      // The branch moved, or another process held its lock while moving it (git refuses at once then, and
-      // the tip may not have changed yet): a short pause, growing and jittered, lets that writer finish. A
-      // name git cannot store at all (`a/b` beside `a`) is refused every time, which the bound ends.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * attempt * 4));
-    }
+    return inTurn(`${this.path}\0${input.branch}`, async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        const result = await this.commitFileChangeOnce(input);
+        if (result.ok || result.reason !== 'ref_refused') return result;
+        // Refused: the branch moved, or another process held its lock while moving it (the next attempt
+        // finds the new tip). A name git cannot store at all (`a/b` beside `a`) is refused every time: the
+        // bound ends that.
+        if (input.expectedLastCommitId !== undefined || attempt >= MAX_COMMIT_ATTEMPTS) {
+          return {
+            ok: false,
+            reason: 'branch_moved',
+            message: `branch ${input.branch} was changed by someone else`,
+          };
+        }
+      }
+    });
   }
 
   /** One attempt of commitFileChange, on the branch's tip as it is now. */
