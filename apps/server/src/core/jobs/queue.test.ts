@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../store/database.js';
 import { JobQueue } from './queue.js';
@@ -43,5 +44,30 @@ describe('JobQueue', () => {
     await Promise.all([first.stop(), second.stop()]);
     expect([...runs.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
+  });
+
+  it('claims, runs and finishes jobs while another process keeps taking the write lock', async () => {
+    const runs = new Map<number, number>();
+    const queue = await queueOnOwnConnection(runs);
+    for (let n = 0; n < 10; n++) await queue.enqueue('count', { n });
+    // Another process that holds the write lock 30 ms at a time, 20 times: no claim or update may fail.
+    const other = new SQLite(join(dataDir, 'collab.sqlite3'));
+    other.pragma('busy_timeout = 5000');
+    const busy = (async () => {
+      for (let i = 0; i < 20; i++) {
+        other.exec('begin immediate');
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        other.exec('commit');
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    await queue.start();
+    await busy;
+    await queue.idle();
+    await queue.stop();
+    other.close();
+    expect([...runs.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+    const states = await databases[0]?.selectFrom('jobs').select('state').execute();
+    expect(states?.map((row) => row.state)).toEqual(Array(10).fill('done'));
   });
 });

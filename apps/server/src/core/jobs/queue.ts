@@ -1,7 +1,9 @@
 // A table-backed job queue run in-process: work survives a restart because it lives in the database.
 // One job runs at a time (SQLite has one writer anyway); handlers move their objects through their states
 // and may enqueue the next step with a delay. A job is claimed with a conditional update, so queues of
-// several processes on one data directory never run the same job twice.
+// several processes on one data directory never run the same job twice. Claims and state updates are single
+// statements that wait for the write lock like every other (core/store/writeLocking.ts): a busy database
+// never fails a job.
 import type { Db } from '../store/database.js';
 import type { JobsTable } from '../store/tables.js';
 
