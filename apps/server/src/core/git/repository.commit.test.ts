@@ -381,7 +381,7 @@ describe('long-running git processes', () => {
     ]);
   });
 
-  it('let exactly one of concurrent edits per tip win, across several rounds and branches', async () => {
+  it('apply every one of concurrent edits, across several rounds and branches', async () => {
     const repo = await newRepo();
     expectOk(await repo.commitFileChange(change({ filePath: 'seed' })));
     for (const branch of ['b1', 'b2'])
@@ -397,7 +397,7 @@ describe('long-running git processes', () => {
       );
       for (const result of results) if (!result.ok) expect(result.reason).toBe('branch_moved');
       committed += results.filter((r) => r.ok).length;
-      expect(results.filter((r) => r.ok).length).toBeGreaterThanOrEqual(3);
+      expect(results.filter((r) => r.ok).length).toBe(15);
     }
     const total = Number(await out(repo.path, 'rev-list', '--count', '--all'));
     expect(total).toBe(1 + 2 + committed);
