@@ -1,0 +1,401 @@
+// Bad input never answers 5xx (issue 8, point 7): for every operation the server implements, requests built
+// from the bundled spec with one thing wrong each (wrong types, missing and unknown fields, over-long and
+// control-character strings, huge numbers, malformed JSON, wrong content types, malformed %-encoding in the
+// path and the query, truncated multipart bodies). Every answer must be below 500 and documented for its
+// operation, its body valid for that status (the Error shape for 4xx). The requests carry the
+// administrator's token, so they get past authentication to the validation and the services.
+//
+// Which operations are implemented is probed, so new ones are picked up without editing this file: an
+// anonymous, valid request for a project or group that does not exist reaches the operation's own checks
+// (401, or `404 Project Not Found`) where there is a route, and the server's catch-all `404 Not Found`
+// where there is none (a 500 on a server that validates responses, when the operation documents no 404).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTarget, RUN, type Target } from '../src/index.js';
+import { ResponseValidator } from '../src/responseValidator.js';
+import { type JsonObject, loadSpecIndex, type OperationEntry, resolveRef } from '../src/specIndex.js';
+
+const index = loadSpecIndex();
+const validator = new ResponseValidator(index);
+const resolve = <T = JsonObject>(value: unknown): T => resolveRef<T>(index, value);
+
+/** Cases per operation at most, so the file runs in well under a minute. */
+const MAX_CASES = 120;
+/** Requests of one operation in flight at once. */
+const PARALLEL = 4;
+const LONG = 'a'.repeat(100_000);
+/**
+ * Shorter in a URL: Node's HTTP server refuses request lines over 16 KiB (431) before any application sees
+ * them, and a list repeats its query in each of its `Link` header's four links.
+ */
+const LONG_IN_URL = 'a'.repeat(2_000);
+/** NUL, another C0 control, and a lone UTF-16 surrogate (not encodable as UTF-8). */
+const CONTROL = ['a\u0000b', '\u0001', 'a\ud800b'];
+/** Numbers no integer parameter takes, as JSON literals (also sent as query and path text). */
+const HUGE = ['1e30', '99999999999999999999999', '-1', 'NaN'];
+/** Malformed percent-encoding: an overlong `/`, a lone `%`, NUL, an encoded surrogate, a cut escape. */
+const BAD_ESCAPES = ['%C0%AF%FF', '%', '%00', '%ED%A0%80', 'a%E0%A4%A'];
+
+interface Case {
+  label: string;
+  /** Path parameter values, already percent-encoded. */
+  path: Record<string, string>;
+  /** The raw query string, without `?`. */
+  query: string;
+  contentType?: string;
+  body?: string | Uint8Array;
+  /** Leave the token out (the probe). */
+  anonymous?: boolean;
+}
+
+let target: Target;
+/** The operations the server implements, by operationId (filled by the probe). */
+const implemented = new Set<string>();
+
+beforeAll(async () => {
+  target = await openTarget();
+  await probeAll();
+});
+afterAll(async () => {
+  await target.close();
+});
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Valid values from the spec                                                                       */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** `schema` resolved, with an `allOf` merged into one object schema (properties and required fields). */
+function flat(schema: unknown): JsonObject {
+  const s = resolve(schema ?? {});
+  if (!Array.isArray(s.allOf)) return s;
+  const parts = (s.allOf as unknown[]).map(flat);
+  return {
+    type: 'object',
+    ...s,
+    allOf: undefined,
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {}), s.properties ?? {}),
+    required: parts.flatMap((part) => (part.required as string[] | undefined) ?? []),
+  };
+}
+
+function typesOf(schema: unknown): Set<string> {
+  const s = flat(schema);
+  const types = new Set<string>();
+  const type = s.type as string | string[] | undefined;
+  for (const t of Array.isArray(type) ? type : type ? [type] : []) if (t !== 'null') types.add(t);
+  for (const variant of [...((s.anyOf as unknown[]) ?? []), ...((s.oneOf as unknown[]) ?? [])])
+    for (const t of typesOf(variant)) types.add(t);
+  if (types.size === 0 && s.properties) types.add('object');
+  return types;
+}
+
+/** Branch-like fields name the fixture projects' default branch, so writes get as far as git. */
+const EXISTING_BRANCH_FIELDS = new Set(['branch', 'ref', 'start_branch']);
+
+/** A valid value for `schema`: its example, default or first enum value, else one made from its type. */
+function sample(schema: unknown, name: string, n: number): unknown {
+  const s = flat(schema);
+  if (EXISTING_BRANCH_FIELDS.has(name) && typesOf(s).has('string')) return 'main';
+  if (s.example !== undefined) return s.example;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.enum)) return s.enum[0];
+  if (s.const !== undefined) return s.const;
+  const variants = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (variants?.[0] !== undefined) return sample(variants[0], name, n);
+  const types = typesOf(s);
+  if (types.has('object')) {
+    const properties = (s.properties ?? {}) as JsonObject;
+    return Object.fromEntries(
+      ((s.required as string[] | undefined) ?? []).map((key) => [key, sample(properties[key], key, n)]),
+    );
+  }
+  if (types.has('array')) return [sample(s.items, name, n)];
+  if (types.has('integer') || types.has('number')) return (s.minimum as number | undefined) ?? 1;
+  if (types.has('boolean')) return false;
+  if (s.format === 'date-time') return new Date().toISOString();
+  if (s.format === 'email') return 'negative@example.com';
+  if (s.format === 'uri' || s.format === 'url') return 'https://example.com/negative';
+  return `neg-${RUN}-${n}`;
+}
+
+function parametersOf(entry: OperationEntry): JsonObject[] {
+  const item = (index.document.paths as Record<string, JsonObject>)[entry.template] ?? {};
+  return [
+    ...((item.parameters as unknown[]) ?? []),
+    ...((entry.operation.parameters as unknown[]) ?? []),
+  ].map((parameter) => resolve(parameter));
+}
+
+/**
+ * The value of a path parameter: the fixture project or group for `id`, else something that does not
+ * exist (a new name per case, so creating writes never collide), encoded as one path segment.
+ */
+function pathValue(entry: OperationEntry, parameter: JsonObject, n: number, probe: boolean): string {
+  const { publicProject, namespace } = target.config.fixtures;
+  const name = String(parameter.name);
+  if (name === 'id' && entry.template.startsWith('/projects/{id}'))
+    return encodeURIComponent(probe ? `no-such-group-${RUN}/none` : publicProject);
+  if (name === 'id' && entry.template.startsWith('/groups/{id}'))
+    return encodeURIComponent(probe ? `no-such-group-${RUN}` : namespace);
+  const types = typesOf(parameter.schema);
+  if (types.has('integer') && !types.has('string')) return '999999999';
+  return encodeURIComponent(`neg-${RUN}-${n}.txt`);
+}
+
+interface Media {
+  type: string;
+  schema: JsonObject;
+}
+
+function requestMedia(entry: OperationEntry): Media[] {
+  const content = (resolve(entry.operation.requestBody ?? {}).content ?? {}) as Record<string, JsonObject>;
+  return Object.entries(content).map(([type, media]) => ({ type, schema: flat(media.schema) }));
+}
+
+/** The valid request every case changes one thing of. */
+function baseCase(entry: OperationEntry, n: number, probe = false): Case {
+  const path: Record<string, string> = {};
+  const query = new URLSearchParams();
+  for (const parameter of parametersOf(entry)) {
+    if (parameter.in === 'path') path[String(parameter.name)] = pathValue(entry, parameter, n, probe);
+    else if (parameter.in === 'query' && parameter.required === true)
+      query.set(String(parameter.name), String(sample(parameter.schema, String(parameter.name), n)));
+  }
+  const base: Case = { label: 'valid', path, query: query.toString(), anonymous: probe };
+  const media = requestMedia(entry);
+  const json = media.find((m) => m.type === 'application/json');
+  if (json) return { ...base, contentType: json.type, body: JSON.stringify(sample(json.schema, '', n)) };
+  if (media.some((m) => m.type === 'multipart/form-data')) return { ...base, ...multipart(entry, n, {}) };
+  return base;
+}
+
+/** A multipart body of the operation's required fields (a small file for binary ones), with `changes`. */
+function multipart(
+  entry: OperationEntry,
+  n: number,
+  changes: Record<string, string | undefined>,
+): { contentType: string; body: Uint8Array } {
+  const schema = requestMedia(entry).find((m) => m.type === 'multipart/form-data')?.schema ?? {};
+  const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const boundary = `negative${RUN}`;
+  const fields: Record<string, string | undefined> = {};
+  for (const name of (schema.required as string[] | undefined) ?? [])
+    fields[name] =
+      resolve(properties[name]).format === 'binary' ? undefined : String(sample(properties[name], name, n));
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries({ ...fields, ...changes })) {
+    if (name in changes && changes[name] === undefined && !(name in fields)) continue;
+    if (resolve(properties[name]).format === 'binary' && !(name in changes)) {
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="file.bin"\r\n` +
+            'Content-Type: application/octet-stream\r\n\r\nnot an archive\r\n',
+        ),
+      );
+    } else if (value !== undefined) {
+      parts.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+      );
+    }
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(parts) };
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The cases                                                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+const RAW = '\u0000raw\u0000';
+
+/** `object` as JSON text with `literal` (a number JSON.stringify cannot write) as the value of `key`. */
+function jsonWith(object: JsonObject, key: string, literal: string): string {
+  return JSON.stringify({ ...object, [key]: RAW }).replace(JSON.stringify(RAW), literal);
+}
+
+function wrongTypeFor(types: Set<string>): unknown {
+  if (types.has('string')) return { not: 'a string' };
+  if (types.has('object')) return 'not an object';
+  if (types.has('array')) return 'not an array';
+  if (types.has('boolean')) return 'maybe';
+  return 'not a number';
+}
+
+function casesFor(entry: OperationEntry): Case[] {
+  let n = 0;
+  const base = (): Case => baseCase(entry, ++n);
+  const cases: Case[] = [base()];
+  const with_ = (label: string, change: Partial<Case>): Case => ({ ...base(), label, ...change });
+
+  // The path: every parameter malformed, too long, with control characters, or a huge number.
+  for (const parameter of parametersOf(entry).filter((p) => p.in === 'path')) {
+    const name = String(parameter.name);
+    const at = (value: string, label: string) => {
+      const c = base();
+      cases.push({ ...c, label: `path ${name} ${label}`, path: { ...c.path, [name]: value } });
+    };
+    for (const bad of BAD_ESCAPES) at(bad, `malformed ${bad}`);
+    at(LONG_IN_URL, 'over-long');
+    at('a%01b', 'control character');
+    if (typesOf(parameter.schema).has('integer')) for (const huge of HUGE) at(huge, huge);
+  }
+
+  // The query: each parameter of a wrong type, huge, malformed, with control characters; an unknown one.
+  const queryParameters = parametersOf(entry).filter((p) => p.in === 'query');
+  for (const parameter of queryParameters.slice(0, 6)) {
+    const name = String(parameter.name);
+    const at = (value: string, label: string) => {
+      const c = base();
+      cases.push({ ...c, label: `query ${name} ${label}`, query: `${c.query}&${name}=${value}` });
+    };
+    const types = typesOf(parameter.schema);
+    if (types.has('integer') || types.has('number')) for (const huge of HUGE) at(huge, huge);
+    if (types.has('integer') || types.has('boolean')) at('abc', 'wrong type');
+    at(BAD_ESCAPES[0] ?? '', 'malformed');
+    at('%00', 'NUL');
+    at(LONG_IN_URL, 'over-long');
+  }
+  cases.push(with_('query malformed name', { query: `${base().query}&%E0%A4%A=1` }));
+  cases.push(with_('query unknown parameter', { query: `${base().query}&neg_unknown=1` }));
+
+  // The body: malformed JSON, other content types, and each field wrong.
+  const media = requestMedia(entry);
+  const json = media.find((m) => m.type === 'application/json');
+  const writes = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(entry.method);
+  if (writes) {
+    const json_ = 'application/json';
+    for (const text of ['{"', '', 'null', '[]', '"text"', '{"a":1e99999}'])
+      cases.push(with_(`JSON body ${JSON.stringify(text)}`, { contentType: json_, body: text }));
+    cases.push(with_('text/plain body', { contentType: 'text/plain', body: 'hello' }));
+    cases.push(with_('XML body', { contentType: 'application/xml', body: '<a/>' }));
+    cases.push(
+      with_('form body with NUL', { contentType: 'application/x-www-form-urlencoded', body: 'a=%00' }),
+    );
+  }
+  if (json) {
+    const valid = JSON.parse(String(base().body)) as JsonObject;
+    const properties = (json.schema.properties ?? {}) as Record<string, JsonObject>;
+    const body = (label: string, text: string) =>
+      cases.push(with_(label, { contentType: json.type, body: text }));
+    body('unknown field', JSON.stringify({ ...valid, neg_unknown_field: 1 }));
+    for (const name of (json.schema.required as string[] | undefined) ?? []) {
+      const { [name]: _left, ...rest } = valid;
+      body(`missing ${name}`, JSON.stringify(rest));
+    }
+    for (const [name, schema] of Object.entries(properties)) {
+      const types = typesOf(schema);
+      body(`${name} wrong type`, JSON.stringify({ ...valid, [name]: wrongTypeFor(types) }));
+      if (types.has('string')) {
+        body(`${name} over-long`, JSON.stringify({ ...valid, [name]: LONG }));
+        for (const text of CONTROL)
+          body(`${name} ${JSON.stringify(text)}`, JSON.stringify({ ...valid, [name]: text }));
+      }
+      if (types.has('integer') || types.has('number'))
+        for (const huge of HUGE) body(`${name} ${huge}`, jsonWith(valid, name, huge));
+    }
+  }
+  if (media.some((m) => m.type === 'multipart/form-data')) {
+    const whole = multipart(entry, ++n, {});
+    cases.push(
+      with_('multipart truncated', {
+        ...whole,
+        body: whole.body.subarray(0, Math.floor(whole.body.length / 2)),
+      }),
+    );
+    cases.push(
+      with_('multipart without its closing boundary', { ...whole, body: whole.body.subarray(0, -4) }),
+    );
+    cases.push(with_('multipart without boundary', { contentType: 'multipart/form-data', body: whole.body }));
+    const schema = media.find((m) => m.type === 'multipart/form-data')?.schema ?? {};
+    for (const name of Object.keys((schema.properties ?? {}) as JsonObject)) {
+      cases.push(with_(`multipart ${name} NUL`, multipart(entry, ++n, { [name]: 'a\u0000b' })));
+      cases.push(with_(`multipart ${name} over-long`, multipart(entry, ++n, { [name]: LONG })));
+    }
+  }
+  return cases.slice(0, MAX_CASES);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Sending and judging                                                                              */
+/* ------------------------------------------------------------------------------------------------ */
+
+const V4 = '/api/v4';
+
+function urlOf(entry: OperationEntry, c: Case): string {
+  const item = (index.document.paths as Record<string, JsonObject>)[entry.template] ?? {};
+  const server = (item.servers as { url: string }[] | undefined)?.[0]?.url.replace(/^\{base_url\}/, '');
+  const path = entry.template.replace(/\{([^}]+)\}/g, (_, name: string) => c.path[name] ?? '');
+  return `${target.config.baseUrl}${server ?? V4}${path}${c.query ? `?${c.query.replace(/^&/, '')}` : ''}`;
+}
+
+interface Answer {
+  status: number;
+  text: string;
+  problems: string[];
+}
+
+async function send(entry: OperationEntry, c: Case): Promise<Answer> {
+  const url = urlOf(entry, c);
+  const headers: Record<string, string> = c.anonymous ? {} : { 'PRIVATE-TOKEN': target.config.tokens.admin };
+  if (c.contentType) headers['Content-Type'] = c.contentType;
+  const body =
+    typeof c.body === 'string' || c.body === undefined ? c.body : new Blob([new Uint8Array(c.body)]);
+  const response = await fetch(url, { method: entry.method, headers, body });
+  const text = entry.method === 'HEAD' ? '' : await response.text();
+  const { problems } = validator.check(entry.method, url, response.status, response.headers, text);
+  return { status: response.status, text, problems };
+}
+
+/** Runs `work` over `items`, `PARALLEL` at a time. */
+async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+}
+
+/** The probe (see the top of the file). A HEAD operation goes with the GET of its path. */
+async function probeAll(): Promise<void> {
+  const catchAll = (answer: Answer, entry: OperationEntry) =>
+    (answer.status === 404 &&
+      answer.text.replace(/\s/g, '') === '{"message":"404Not Found"}'.replace(/\s/g, '')) ||
+    (answer.status >= 500 && !(entry.operation.responses as JsonObject)['404']);
+  const gets = index.operations.filter((entry) => entry.method !== 'HEAD');
+  await inParallel(gets, async (entry) => {
+    const answer = await send(entry, baseCase(entry, 0, true));
+    if (!catchAll(answer, entry)) implemented.add(entry.operationId);
+  });
+  for (const head of index.operations.filter((entry) => entry.method === 'HEAD')) {
+    const get = gets.find((entry) => entry.template === head.template && entry.method === 'GET');
+    if (get && implemented.has(get.operationId)) implemented.add(head.operationId);
+  }
+}
+
+describe('bad input never answers 5xx', () => {
+  it("finds every operation of document 1 implemented (the probe's own check)", () => {
+    const paths = Object.keys(index.document.paths as JsonObject);
+    const document1 = index.operations.filter(
+      (entry) => paths.indexOf(entry.template) < paths.indexOf('/groups'),
+    );
+    expect(document1).toHaveLength(44);
+    expect(
+      document1.filter((entry) => !implemented.has(entry.operationId)).map((e) => e.operationId),
+    ).toEqual([]);
+  });
+
+  for (const entry of index.operations) {
+    it(`${entry.operationId}: ${entry.method} ${entry.template}`, async (context) => {
+      if (!implemented.has(entry.operationId)) context.skip();
+      const failures: string[] = [];
+      await inParallel(casesFor(entry), async (c) => {
+        const answer = await send(entry, c);
+        if (answer.status >= 500 || answer.problems.length > 0)
+          failures.push(
+            `[${c.label}] → ${answer.status} ${answer.text.slice(0, 300)}${answer.problems.map((p) => `\n    ${p}`).join('')}`,
+          );
+      });
+      expect(failures, entry.operationId).toEqual([]);
+    });
+  }
+});
