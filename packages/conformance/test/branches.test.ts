@@ -27,6 +27,20 @@ async function allBranches(role: 'anonymous' | 'maintainer') {
   );
 }
 
+/** Page `page` of the public project's branches, two a page. */
+async function pageOf(client: ReturnType<Target['as']>, page: number | string) {
+  const { data, response } = await client.GET(LIST, {
+    // A page number given as its digits is sent as they are.
+    params: { path: { id: project }, query: { per_page: 2, page: page as number } },
+  });
+  return {
+    status: response.status,
+    names: data?.map((branch) => branch.name),
+    headers: response.headers,
+    total: Number(response.headers.get('X-Total')),
+  };
+}
+
 /** Creates `branch` from main as the maintainer (fixture branches may be deleted as merged by other tests). */
 async function ownBranch(branch: string): Promise<string> {
   const created = await target
@@ -104,6 +118,50 @@ describe('listing branches', () => {
     ).map((branch) => branch.name);
     expect(all).toHaveLength(total);
     expect(new Set(all).size).toBe(total);
+  });
+
+  it('answers a page past the end, however large, with an empty list and the headers', async () => {
+    const client = target.as('anonymous');
+    const { total } = await pageOf(client, 1);
+    // Beyond any integer a database takes: as the digits a client sends (a number would print as 1e+23).
+    const huge = await pageOf(client, '99999999999999999999999');
+    expect(huge.status).toBe(200);
+    expect(huge.names).toEqual([]);
+    expect(huge.headers.get('X-Total')).toBe(String(total));
+    expect(huge.headers.get('X-Total-Pages')).toBe(String(Math.ceil(total / 2)));
+    expect(huge.headers.get('X-Next-Page')).toBe('');
+    expect(huge.headers.get('X-Page')).toMatch(/^\d+$/);
+  });
+
+  it("shows each branch of a page as its own read shows it (commit and merged status of the page's branches)", async () => {
+    const client = target.as('maintainer');
+    const search = `paged-${RUN}`;
+    for (const suffix of ['a', 'b', 'c']) await ownBranch(`${search}-${suffix}`);
+    // One branch with a commit of its own: not merged.
+    const commit = await client.POST('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id: project, file_path: `${search}.txt` } },
+      body: { branch: `${search}-b`, content: 'own commit\n', commit_message: 'own commit' },
+    });
+    expect(commit.response.status).toBe(201);
+    const second = await client.GET(LIST, {
+      params: { path: { id: project }, query: { search, per_page: 2, page: 2 } },
+    });
+    expect(second.data?.map((branch) => branch.name)).toEqual([`${search}-c`]);
+    expect(second.response.headers.get('X-Total')).toBe('3');
+    const first = await client.GET(LIST, {
+      params: { path: { id: project }, query: { search, per_page: 2, page: 1 } },
+    });
+    const listed = [...(first.data ?? []), ...(second.data ?? [])];
+    expect(listed.map((branch) => [branch.name, branch.merged])).toEqual([
+      [`${search}-a`, true],
+      [`${search}-b`, false],
+      [`${search}-c`, true],
+    ]);
+    for (const branch of listed) {
+      const one = await client.GET(ONE, { params: { path: { id: project, branch: branch.name } } });
+      // Another test file may delete merged branches meanwhile; a branch still there reads the same.
+      if (one.response.status !== 404) expect(one.data).toEqual(branch);
+    }
   });
 
   it('rejects per_page above 100 and page 0 with 400', async () => {

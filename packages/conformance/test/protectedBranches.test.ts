@@ -104,6 +104,24 @@ describe('listing protected branches', () => {
     expect(headers.get('Link')).not.toMatch(/rel="next"/);
   });
 
+  it('answers a page past the end, however large, with an empty list and the headers', async () => {
+    const client = target.as('maintainer');
+    const first = await client.GET(LIST, { params: { path: { id: project }, query: { per_page: 2 } } });
+    const total = Number(first.response.headers.get('X-Total'));
+    const huge = await client.GET(LIST, {
+      // As the digits a client sends: a number would print as 1e+23.
+      params: {
+        path: { id: project },
+        query: { per_page: 2, page: '99999999999999999999999' as unknown as number },
+      },
+    });
+    expect(huge.response.status).toBe(200);
+    expect(huge.data).toEqual([]);
+    expect(huge.response.headers.get('X-Total')).toBe(String(total));
+    expect(huge.response.headers.get('X-Total-Pages')).toBe(String(Math.max(1, Math.ceil(total / 2))));
+    expect(huge.response.headers.get('X-Next-Page')).toBe('');
+  });
+
   it('needs a token (401), maintainer access (403), the api or read_api scope (403), and hides private projects (404)', async () => {
     const params = { path: { id: project } };
     expect((await target.as('anonymous').GET(LIST, { params })).response.status).toBe(401);

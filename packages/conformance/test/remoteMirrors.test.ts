@@ -296,6 +296,26 @@ describe('create, list and update', () => {
     expect(response.headers.get('Link')).toMatch(/rel="next".*rel="first".*rel="last"/);
   });
 
+  it('answers a page past the end, however large, with an empty list and the headers', async () => {
+    await createMirror({ url: 'https://example.com/past-the-end.git' });
+    const client = target.as('maintainer');
+    const first = await client.GET(LIST, { params: { path: { id: project }, query: { per_page: 1 } } });
+    const total = Number(first.response.headers.get('X-Total'));
+    expect(total).toBeGreaterThanOrEqual(1);
+    const huge = await client.GET(LIST, {
+      // As the digits a client sends: a number would print as 1e+23.
+      params: {
+        path: { id: project },
+        query: { per_page: 1, page: '99999999999999999999999' as unknown as number },
+      },
+    });
+    expect(huge.response.status).toBe(200);
+    expect(huge.data).toEqual([]);
+    expect(huge.response.headers.get('X-Total')).toBe(String(total));
+    expect(huge.response.headers.get('X-Total-Pages')).toBe(String(total));
+    expect(huge.response.headers.get('X-Next-Page')).toBe('');
+  });
+
   it('refuses a missing or invalid url with 400 and creates nothing', async () => {
     const before = Number(
       (await target.as('maintainer').GET(LIST, { params: { path: { id: project } } })).response.headers.get(
