@@ -650,6 +650,9 @@ describe('reads take their parameters from a form or JSON body too (the body win
     expect(json.status).toBe(200);
     const names = (JSON.parse(json.text) as { name: string }[]).map((branch) => branch.name).sort();
     expect(names).toEqual(CARRIERS.map((carrier) => `branch_c${RUN}_${carrier.id}`).sort());
+    // The pagination links carry the filter the body gave, not the query's.
+    expect(json.headers.get('Link')).toContain(`search=branch_c${RUN}_`);
+    expect(json.headers.get('Link')).not.toContain('no-such-branch');
 
     const form = await getWithBody(
       withQuery(projectUrl('/repository/branches'), { search: `branch_c${RUN}_` }),

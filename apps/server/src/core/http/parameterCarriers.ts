@@ -167,7 +167,7 @@ function queryIntoBody(req: Request, operation: OperationCarriers, body: Readonl
     (belongsInBody ? moved : kept).push(pair);
   }
   if (req.body === undefined && req.headers['content-type'] !== undefined) {
-    // A JSON Content-Type with no body at all: the parameters (if any) are elsewhere.
+    // A Content-Type but no body at all (a JSON client sending only query parameters): an empty body.
     req.body = {};
   }
   if (moved.length === 0) return;
@@ -198,6 +198,8 @@ function bodyIntoQuery(req: Request, operation: OperationCarriers): void {
     delete body[name];
   }
   req.url = withQuery(path, pairs);
+  // The pagination links are built from the URL as sent: they must carry the filters the body gave.
+  req.originalUrl = req.url;
 }
 
 /** The route the validator matched (set by its metadata middleware), as `METHOD /base/path/{template}`. */
