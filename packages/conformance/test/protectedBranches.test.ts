@@ -287,6 +287,16 @@ describe('protecting a branch', () => {
     expect(after.response.status).toBe(404);
   });
 
+  it('refuses a name that is no branch name or wildcard (422, nothing stored): an export must import again', async () => {
+    for (const name of [`ctrl-\u0001-${RUN}`, `space ${RUN}`, `long-${RUN}-${'x'.repeat(256)}`]) {
+      const result = await protect(name);
+      expect(result.status, JSON.stringify(name)).toBe(422);
+      expect(result.body.message).toEqual({ name: ['is not a valid branch name or wildcard'] });
+      const after = await target.as('maintainer').GET(ONE, { params: { path: { id: project, name } } });
+      expect(after.response.status).toBe(404);
+    }
+  });
+
   it('answers 409 for a name that is already protected', async () => {
     expect((await protect(`twice-${RUN}`)).status).toBe(201);
     const again = await protect(`twice-${RUN}`, { push_access_level: 30 });

@@ -5,6 +5,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import type { GitRepository } from '../../core/git/repository.js';
+import { isValidBranchPattern } from '../protectedBranches/index.js';
 
 export const ARCHIVE_VERSION = '1';
 export const VERSION_FILE = 'VERSION';
@@ -49,20 +50,6 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 /* ------------------------------------------------------------------------------------------------ */
 /* Validation (pure)                                                                                 */
 /* ------------------------------------------------------------------------------------------------ */
-
-/**
- * Whether `name` is a valid protected-branch name: a git branch name in which `*` may stand for any run of
- * characters (git's check-ref-format rules, with `*` allowed).
- */
-export function isValidBranchPattern(name: string): boolean {
-  if (name.length === 0 || name.length > 255 || name === '@') return false;
-  // Control characters and space, then the characters git reserves for revision syntax.
-  if ([...name].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f)) return false;
-  if (/[~^:?[\\]/.test(name)) return false;
-  if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;
-  if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
-  return name.split('/').every((part) => !part.startsWith('.') && !part.endsWith('.lock'));
-}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

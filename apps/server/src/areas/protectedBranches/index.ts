@@ -6,6 +6,7 @@ export const protectedBranchesArea: Area = { name: 'protectedBranches', router: 
 export {
   developersCan,
   isAllowed,
+  isValidBranchPattern,
   loadProtectionRules,
   matchingRules,
   type ProtectionRule,

@@ -22,6 +22,20 @@ export interface ProtectionRule {
   }[];
 }
 
+/**
+ * Whether `name` is a valid protected-branch name: a git branch name in which `*` may stand for any run of
+ * characters (git's check-ref-format rules, with `*` allowed).
+ */
+export function isValidBranchPattern(name: string): boolean {
+  if (name.length === 0 || name.length > 255 || name === '@') return false;
+  // Control characters and space, then the characters git reserves for revision syntax.
+  if ([...name].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f)) return false;
+  if (/[~^:?[\\]/.test(name)) return false;
+  if (name.includes('..') || name.includes('@{') || name.includes('//')) return false;
+  if (name.startsWith('-') || name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  return name.split('/').every((part) => !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
 /** `*` in a rule matches any run of characters (including `/`), like GitLab's wildcard protected branches. */
 export function ruleMatches(ruleName: string, branch: string): boolean {
   if (!ruleName.includes('*')) return ruleName === branch;

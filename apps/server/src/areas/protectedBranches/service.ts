@@ -29,6 +29,7 @@ import {
   findProtectionRule,
   isAllowed,
   isProtectionAccessLevel,
+  isValidBranchPattern,
   type ProtectionAccessLevel,
   type ProtectionAction,
   type ProtectionRule,
@@ -237,6 +238,10 @@ export async function protectBranch(
   );
   const name = typeof body.name === 'string' ? body.name.trim() : '';
   if (name === '') throw missingParameter('name');
+  // The rule an export carries must import again: the same check as the import's (control characters, git's
+  // reserved characters, at most 255 characters).
+  if (!isValidBranchPattern(name))
+    throw new ApiError(422, { message: { name: ['is not a valid branch name or wildcard'] } });
   const request = body as Record<string, unknown>;
 
   const grants = new Map<ProtectionAction, Grant[]>();

@@ -104,7 +104,11 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   } else {
     // A server bug (response validation failures in development and tests land here too): the detail goes
     // to the log, never to the client, whose body may carry git's command lines and object IDs otherwise.
-    console.error(`${req.method} ${req.originalUrl}:`, err);
+    // The URL may carry the caller's token (`private_token`): it never reaches the log.
+    console.error(
+      `${req.method} ${req.originalUrl.replace(/([?&]private_token=)[^&]*/gi, '$1[FILTERED]')}:`,
+      err,
+    );
     res.status(500).json({ message: '500 Internal Server Error' });
   }
 };
