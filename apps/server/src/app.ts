@@ -12,6 +12,7 @@ import { storageMovesArea } from './areas/storageMoves/index.js';
 import type { Area } from './core/area.js';
 import type { ServerContext } from './core/context.js';
 import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
+import { areaDispatcher } from './core/http/areaDispatch.js';
 import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
@@ -22,6 +23,7 @@ import {
   loadBundledSpec,
   openApiValidator,
 } from './core/http/openapi.js';
+import { inSeries, underPath } from './core/http/series.js';
 
 /** Every area of the API, one folder each under `src/areas/`. */
 export const AREAS: readonly Area[] = [
@@ -65,19 +67,30 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.disable('x-powered-by');
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple").
   app.set('query parser', 'extended');
-  app.use(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] }));
-  app.use(express.urlencoded({ extended: true, limit: '50mb' }));
-  app.use(docsRouter());
-
   const spec = loadBundledSpec();
-  // The validator is mounted on the app itself: it matches the full URL against the base path /api/v4.
-  app.use('/api/v4', authenticate(db));
   const validators = openApiValidator({
     apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
     validateResponses: options.validateResponses ?? false,
   });
-  for (const validate of validators) app.use(headAsGet(validate));
-  for (const area of AREAS) app.use('/api/v4', area.router(context));
+  // One layer for everything a request passes before its route (see inSeries). The validator works on the
+  // full URL (its base path is /api/v4), so it is not mounted under /api/v4.
+  app.use(
+    inSeries([
+      express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] }),
+      express.urlencoded({ extended: true, limit: '50mb' }),
+      underPath('/api/v4', authenticate(db)),
+      ...validators.map(headAsGet),
+    ]),
+  );
+  app.use(
+    '/api/v4',
+    areaDispatcher(
+      '/api/v4',
+      AREAS.map((area) => area.router(context)),
+    ),
+  );
+  // After the API, so that API requests do not walk the docs routes first.
+  app.use(docsRouter());
 
   app.use((_req, res) => {
     res.status(404).json({ message: '404 Not Found' });

@@ -28,15 +28,18 @@ export function readPage(req: Request): PageRequest {
 
 /** Makes the URLs of the other pages of this request: its own URL with page and per_page set. */
 function pageUrls(req: Request, perPage: number): (page: number) => string {
-  // Parsed once for the four links: a URL parse is a good part of a small list's cost.
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-  url.searchParams.set('page', '1');
-  url.searchParams.set('per_page', String(perPage));
-  url.searchParams.delete('private_token');
-  return (page) => {
-    url.searchParams.set('page', String(page));
-    return url.toString();
-  };
+  // Built by concatenation around the one parse of the query: URL objects and their serialisation, four
+  // times over, were a tenth of a small list's time.
+  const url = req.originalUrl;
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+  query.delete('page');
+  query.delete('per_page');
+  query.delete('private_token');
+  const rest = query.toString();
+  const prefix = `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${rest === '' ? '' : `${rest}&`}`;
+  return (page) => `${prefix}page=${page}&per_page=${perPage}`;
 }
 
 /** Sets the pagination headers for a list of `total` items of which the current page is sent. */
@@ -50,19 +53,17 @@ export function setPaginationHeaders(
   const totalPages = Math.max(1, Math.ceil(total / perPage));
   const next = page < totalPages ? String(page + 1) : '';
   const prev = page > 1 ? String(page - 1) : '';
-  res.set({
-    'X-Total': String(total),
-    'X-Total-Pages': String(totalPages),
-    'X-Per-Page': String(perPage),
-    'X-Page': String(page),
-    'X-Next-Page': next,
-    'X-Prev-Page': prev,
-  });
+  res.setHeader('X-Total', String(total));
+  res.setHeader('X-Total-Pages', String(totalPages));
+  res.setHeader('X-Per-Page', String(perPage));
+  res.setHeader('X-Page', String(page));
+  res.setHeader('X-Next-Page', next);
+  res.setHeader('X-Prev-Page', prev);
   const pageUrl = pageUrls(req, perPage);
   const links: string[] = [];
   if (prev) links.push(`<${pageUrl(page - 1)}>; rel="prev"`);
   if (next) links.push(`<${pageUrl(page + 1)}>; rel="next"`);
   links.push(`<${pageUrl(1)}>; rel="first"`);
   links.push(`<${pageUrl(totalPages)}>; rel="last"`);
-  res.set('Link', links.join(', '));
+  res.setHeader('Link', links.join(', '));
 }

@@ -1,0 +1,35 @@
+// Runs several middlewares one after the other as one Express layer. Each layer of Express's router costs a
+// path match, URL bookkeeping and a few closures per request; the dozen application-level middlewares every
+// API request passes (body parsers, authentication, the validator's chain) were a tenth of a read's CPU time.
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** One middleware made of `handlers` in order; an error (thrown, rejected or passed on) skips the rest. */
+export function inSeries(handlers: readonly RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let index = 0;
+    const step: NextFunction = (error?: unknown) => {
+      // 'route' and 'router' ask Express to skip the rest of a router: here, the rest of the series.
+      if (error === 'route' || error === 'router') return next();
+      if (error !== undefined && error !== null) return next(error);
+      const handler = handlers[index++];
+      if (!handler) return next();
+      try {
+        // Express 5 forwards a rejected promise of an async middleware as an error: so does the series.
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) result.catch(step);
+      } catch (thrown) {
+        step(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/** The middleware, for requests whose path is `prefix` or below it; other requests pass by. */
+export function underPath(prefix: string, handler: RequestHandler): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const path = req.path;
+    if (path === prefix || path.startsWith(`${prefix}/`)) return handler(req, res, next);
+    next();
+  };
+}
