@@ -28,10 +28,13 @@ export function areaDispatcher(basePath: string, routers: readonly Router[]): Re
   /** Tries every router in order, as `app.use` of each would: for requests the validator matched to no route. */
   function walk(req: Request, res: Response, next: NextFunction, index: number): void {
     const router = routers[index];
-    if (!router) return next();
+    if (!router) {
+      next();
+      return;
+    }
     router(req, res, (error?: unknown) => {
-      if (error !== undefined && error !== 'router' && error !== 'route') return next(error);
-      walk(req, res, next, index + 1);
+      if (error !== undefined && error !== 'router' && error !== 'route') next(error);
+      else walk(req, res, next, index + 1);
     });
   }
 
