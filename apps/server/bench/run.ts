@@ -1,7 +1,9 @@
 // The benchmark: request rates and latencies at 32 connections for three reads, file commits per second and
 // the peak memory of the server, in production mode (request validation only) with one worker process and
 // with one per core (the default), and with response validation on too. A minimal Express route measured
-// the same way first says what this machine and load generator allow at all.
+// the same way, before and after each one-worker read, says what this machine and load generator allow at
+// all at that moment (the machine's speed drifts within a run); the other settings show multiples of the
+// one-worker rates.
 // Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=scale` runs only the
 // scale rows.
@@ -68,7 +70,14 @@ async function measure(url: string, headers: Record<string, string>): Promise<Lo
   return drive(generator, url, headers, SECONDS);
 }
 
-async function minimalExpressRate(): Promise<number> {
+/** The minimal Express route, kept running so that it can be measured again next to each figure. */
+interface Calibration {
+  /** Measures the minimal route now and prints the figure. */
+  rate(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startMinimalExpress(): Promise<Calibration> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(SERVER_DIR, 'bench/minimalExpress.ts'), '0'],
@@ -78,10 +87,14 @@ async function minimalExpressRate(): Promise<number> {
     },
   );
   const port = await startListening(child);
-  const result = await measure(`http://127.0.0.1:${port}/minimal`, {});
-  await stop(child);
-  console.log(formatLoad('minimal Express', result));
-  return result.requestsPerSecond;
+  return {
+    rate: async () => {
+      const result = await measure(`http://127.0.0.1:${port}/minimal`, {});
+      console.log(formatLoad('minimal Express', result));
+      return result.requestsPerSecond;
+    },
+    stop: () => stop(child),
+  };
 }
 
 /** Commits `count` new files to `branch`, one request after the other; returns how many succeeded. */
@@ -154,7 +167,16 @@ async function startServer(
   return { child, origin: `http://127.0.0.1:${await startListening(child)}` };
 }
 
-async function runSetting(setting: Setting, baseline: number): Promise<void> {
+/**
+ * One setting's figures. With `calibration`, the minimal Express route is measured before and after each read
+ * and the read is shown as a share of their mean: this machine's speed drifts within a run. With `oneWorker`
+ * (the one-worker rates by read), each read is shown as a multiple of it.
+ */
+async function runSetting(
+  setting: Setting,
+  calibration: Calibration | undefined,
+  oneWorker?: ReadonlyMap<string, number>,
+): Promise<Map<string, number>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
   const { child, origin } = await startServer(dataDir, 'demo', setting.workers, setting.validateResponses);
   const memory = sampleMemory(child.pid ?? 0);
@@ -168,14 +190,26 @@ async function runSetting(setting: Setting, baseline: number): Promise<void> {
     ['list branches', `${project}/repository/branches`],
     ['list pipelines', `${project}/pipelines`],
   ] as const;
-  for (const [name, url] of reads) console.log(formatLoad(name, await measure(url, headers), baseline));
+  const rates = new Map<string, number>();
+  let before = calibration ? await calibration.rate() : undefined;
+  for (const [name, url] of reads) {
+    const result = await measure(url, headers);
+    rates.set(name, result.requestsPerSecond);
+    const after = calibration ? await calibration.rate() : undefined;
+    const baseline = before !== undefined && after !== undefined ? (before + after) / 2 : undefined;
+    const single = oneWorker?.get(name);
+    const multiple = single ? `   ${(result.requestsPerSecond / single).toFixed(2)}x 1 worker` : '';
+    console.log(`${formatLoad(name, result, baseline)}${multiple}`);
+    before = after;
+  }
   await commits(origin);
   const peak = await memory.stop();
   console.log(
-    `  ${'peak memory'.padEnd(24)} ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed)`,
+    `  ${'peak memory'.padEnd(24)} ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed; ${(peak.pssMb / setting.workers).toFixed(0)} MB PSS per worker)`,
   );
   await stop(child);
   await rm(dataDir, { recursive: true, force: true });
+  return rates;
 }
 
 /** Two measurements of one URL as one: mean rate and median, the worse p99. */
@@ -224,20 +258,29 @@ console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARM_UP_SECONDS} s of warm-up`,
 );
 if (ONLY !== 'scale') {
-  const baseline = await minimalExpressRate();
-  const settings: Setting[] = [
+  const calibration = await startMinimalExpress();
+  const oneWorker = await runSetting(
     { title: 'production mode (request validation), 1 worker process', workers: 1, validateResponses: false },
+    calibration,
+  );
+  await calibration.stop();
+  await runSetting(
     {
       title: `production mode (request validation), ${cores} worker processes (the default: one per core)`,
       workers: cores,
       validateResponses: false,
     },
+    undefined,
+    oneWorker,
+  );
+  await runSetting(
     {
       title: `request and response validation, ${cores} worker processes`,
       workers: cores,
       validateResponses: true,
     },
-  ];
-  for (const setting of settings) await runSetting(setting, baseline);
+    undefined,
+    oneWorker,
+  );
 }
 await runScale();

@@ -120,8 +120,9 @@ export function cappedVisibility(wanted: Visibility, groupVisibility: string): V
 const namespaceNotFound = (): ApiError => new ApiError(404, { message: '404 Namespace Not Found' });
 
 /**
- * The caller's personal namespace, GitLab's default for an import without `namespace`. Namespaces are groups
- * here, so it is the top-level group at the caller's username, owned by the caller, made on first use.
+ * The caller's personal namespace, GitLab's default for an import without `namespace`: a namespace of kind
+ * `user` at the caller's username in the groups table, owned by the caller, made on first use (group lists
+ * leave such namespaces out).
  * Public: like GitLab's user namespaces it caps no project's visibility. A group of someone else's at that
  * path leaves the caller without one: then `namespace` must be given.
  */
@@ -138,7 +139,7 @@ async function personalNamespace(context: ServerContext, user: CallerUser): Prom
       .where('user_id', '=', user.id)
       .where('access_level', '>=', AccessLevel.OWNER)
       .executeTakeFirst();
-    if (group.parent_id !== null || !owner)
+    if (group.kind !== 'user' || group.parent_id !== null || !owner)
       throw new ApiError(400, {
         error: `namespace is missing, and the path of your personal namespace (${user.username}) is taken`,
       });
@@ -159,6 +160,7 @@ async function personalNamespace(context: ServerContext, user: CallerUser): Prom
           visibility: 'public',
           description: '',
           created_at: now,
+          kind: 'user',
         })
         .returning('id')
         .executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 // Access levels and visibility: who may see a project or group and at which level they act.
 
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { type Db, todayIso } from '../store/database.js';
 import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
@@ -18,7 +18,7 @@ export const AccessLevel = {
 } as const;
 
 export type ProjectRow = Omit<ProjectsTable, 'id'> & { id: number };
-export type GroupRow = Omit<GroupsTable, 'id'> & { id: number };
+export type GroupRow = Selectable<GroupsTable>;
 
 export interface ProjectAccess {
   project: ProjectRow;

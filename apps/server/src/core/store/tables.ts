@@ -34,6 +34,8 @@ export interface GroupsTable {
   visibility: string;
   description: string;
   created_at: string;
+  /** `group`, or `user` for a user's personal namespace (GitLab's namespaces.type Group / User). */
+  kind: Generated<'group' | 'user'>;
 }
 
 export interface ProjectsTable {

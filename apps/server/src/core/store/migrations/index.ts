@@ -8,6 +8,7 @@ import * as m005 from './005_remote_mirrors.js';
 import * as m006 from './006_project_repository_storage_moves.js';
 import * as m007 from './007_project_export_import.js';
 import * as m008 from './008_project_repository_generation.js';
+import * as m009 from './009_namespace_kind.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '006_project_repository_storage_moves': m006,
   '007_project_export_import': m007,
   '008_project_repository_generation': m008,
+  '009_namespace_kind': m009,
 };
 
 export const migrationProvider: MigrationProvider = {
