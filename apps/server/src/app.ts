@@ -1,5 +1,6 @@
 // Builds the Express application: docs, then the validated API under /api/v4, then the error handler.
 import express, { type Express } from 'express';
+import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { featuresArea } from './areas/features/index.js';
@@ -37,6 +38,7 @@ export const AREAS: readonly Area[] = [
   projectImportExportArea,
   storageMovesArea,
   featuresArea,
+  accessRequestsArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {

@@ -216,6 +216,51 @@ export async function resolveProjectForRepositoryRead(
   return access;
 }
 
+export interface GroupAccess {
+  group: GroupRow;
+  /** The caller's level: the highest of the memberships of the group and of its ancestors. */
+  accessLevel: number;
+}
+
+// Group operations resolve their group and the caller's level first, as project operations do.
+const groupAccessCache = new CachedUntilDatabaseChange<GroupAccess | undefined>(5000);
+
+/**
+ * Resolves a group the caller may see (by ID or full path; personal namespaces are no groups), or 404, also
+ * for a private group the caller may not see. With `minLevel`, a visible group the caller may not act on is
+ * a 403 (401 for an anonymous caller).
+ */
+export async function resolveGroup(
+  db: Db,
+  caller: Caller,
+  idOrPath: string,
+  minLevel = 0,
+): Promise<GroupAccess> {
+  const user = caller.user;
+  const key = `${user?.id ?? 'anonymous'}:${user?.isAdmin ? 'admin' : ''}:${idOrPath}`;
+  const access = await groupAccessCache.get(db, key, async () => {
+    const group = await findGroup(db, idOrPath);
+    if (group?.kind !== 'group') return undefined;
+    return { group, accessLevel: await groupAccessLevel(db, caller, group) };
+  });
+  if (!access || !canSee(caller, access.group.visibility, access.accessLevel)) throw notFound('Group');
+  if (access.accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
+  return access;
+}
+
+/** A group for an operation that needs a signed-in caller: 401 and scope checks first, then resolveGroup's. */
+export async function resolveGroupForSignedIn(
+  db: Db,
+  caller: Caller,
+  idOrPath: string,
+  scope: ScopeNeed,
+  minLevel: number,
+): Promise<GroupAccess> {
+  requireUser(caller);
+  requireScope(caller, scope);
+  return resolveGroup(db, caller, idOrPath, minLevel);
+}
+
 export function projectFullPath(access: Pick<ProjectAccess, 'project' | 'namespace'>): string {
   return `${access.namespace.full_path}/${access.project.path}`;
 }

@@ -65,6 +65,16 @@ export interface MembersTable {
   created_at: string;
 }
 
+/** A pending request to join a group or project; approving it makes a `members` row and removes it. */
+export interface AccessRequestsTable {
+  id: Generated<number>;
+  /** `Project` or `Group`. */
+  source_type: string;
+  source_id: number;
+  user_id: number;
+  requested_at: string;
+}
+
 export interface ProjectGroupLinksTable {
   id: Generated<number>;
   project_id: number;
@@ -154,6 +164,7 @@ export interface Database {
   groups: GroupsTable;
   projects: ProjectsTable;
   members: MembersTable;
+  access_requests: AccessRequestsTable;
   project_group_links: ProjectGroupLinksTable;
   protected_branches: ProtectedBranchesTable;
   protected_branch_access_levels: ProtectedBranchAccessLevelsTable;
