@@ -1,6 +1,7 @@
 // Builds the Express application: docs, then the validated API under /api/v4, then the error handler.
 import express, { type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
+import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { featuresArea } from './areas/features/index.js';
@@ -39,6 +40,7 @@ export const AREAS: readonly Area[] = [
   storageMovesArea,
   featuresArea,
   accessRequestsArea,
+  badgesArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {

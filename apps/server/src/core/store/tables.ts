@@ -181,6 +181,7 @@ export interface Database {
   pipeline_variables: PipelineVariablesTable;
   features: FeaturesTable;
   feature_gates: FeatureGatesTable;
+  badges: BadgesTable;
 }
 
 export interface RemoteMirrorsTable {
@@ -300,4 +301,17 @@ export interface FeatureGatesTable {
   key: string;
   /** `true`, a percentage, a flipper id (`User:1`) or a feature-group name. */
   value: string;
+}
+
+/** A badge of a project or of a group: exactly one of project_id and group_id is set. */
+export interface BadgesTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  name: string | null;
+  /** As given, with their placeholders (`%{project_path}` …): replaced when presented. */
+  link_url: string;
+  image_url: string;
+  created_at: string;
+  updated_at: string;
 }

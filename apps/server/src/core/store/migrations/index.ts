@@ -9,6 +9,7 @@ import * as m006 from './006_project_repository_storage_moves.js';
 import * as m007 from './007_project_export_import.js';
 import * as m008 from './008_project_repository_generation.js';
 import * as m009 from './009_namespace_kind.js';
+import * as m010 from './010_badges.js';
 import * as m011 from './011_access_requests.js';
 
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '007_project_export_import': m007,
   '008_project_repository_generation': m008,
   '009_namespace_kind': m009,
+  '010_badges': m010,
   '011_access_requests': m011,
 };
 
