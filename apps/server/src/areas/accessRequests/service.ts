@@ -147,7 +147,13 @@ export async function approveAccessRequest(
     const request = await findRequest(trx, source, userId);
     if (!request) return undefined;
     await deleteRequest(trx, source, userId);
-    await insertMember(trx, source, userId, level, nowIso());
+    try {
+      await insertMember(trx, source, userId, level, nowIso());
+    } catch (error) {
+      // A member already (made by other means since the request): refused, and the request stays.
+      if (isUniqueViolation(error)) throw alreadyExists();
+      throw error;
+    }
     return request;
   });
   if (!row) throw requestNotFound();
