@@ -1,15 +1,13 @@
 // The server with several worker processes on one data directory, started as `pnpm start` starts it: every
 // worker sees the others' writes at once, the jobs run (in one of them), and a signal stops them all.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Answer, callOnNewConnection, MAIN, startWorkerServer } from './workerServer.testSupport.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const TOKEN = 'collab-demo-maintainer-token';
 const PROJECT = '/api/v4/projects/acme%2Fwebsite';
 
@@ -17,33 +15,9 @@ let dataDir: string;
 let primary: ChildProcess;
 let origin: string;
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
 /** One request on a connection of its own, so that the primary hands it to the next worker in turn. */
 function call(method: string, path: string, body?: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${origin}${path}`,
-      {
-        method,
-        agent: false,
-        headers: { 'PRIVATE-TOKEN': TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body ? JSON.stringify(body) : undefined);
-  });
+  return callOnNewConnection(origin, method, path, body, TOKEN);
 }
 
 /** The worker processes of the primary (its other children are tsx's compiler service). */
@@ -59,20 +33,7 @@ async function workerPids(pid: number): Promise<number[]> {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'collab-workers-'));
-  primary = spawn(
-    process.execPath,
-    ['--import', 'tsx', MAIN, '--workers', '2', '--seed', 'demo', '--data-dir', dataDir, '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  origin = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    primary.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    primary.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^/\s]+)\/api\/v4/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-  });
+  ({ primary, origin } = await startWorkerServer(dataDir, 2));
 }, 60_000);
 
 afterAll(async () => {
