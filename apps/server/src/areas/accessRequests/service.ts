@@ -9,7 +9,7 @@ import { type Caller, requireUser, type ScopeNeed } from '../../core/access/call
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
-import { nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { type AccessRequest, type AccessRequestMember, presentMember, presentRequest } from './present.js';
 import {
@@ -67,10 +67,6 @@ async function resolveSource(
   }
   const access = await resolveGroupForSignedIn(context.db, caller, idOrPath, scope, minLevel);
   return { source: { type, id: access.group.id }, accessLevel: access.accessLevel };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed/.test(error.message);
 }
 
 /** `access_level` of an approval: a number or, from forms and query strings, a numeric string. */

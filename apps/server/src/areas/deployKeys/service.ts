@@ -8,7 +8,7 @@ import { toBoolean } from '../../core/http/booleans.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { DeployKeysTable } from '../../core/store/tables.js';
 import { parseSshPublicKey } from './sshPublicKey.js';
@@ -71,10 +71,6 @@ async function canAccessKey(db: Db, caller: Caller, keyId: number): Promise<bool
     if ((await projectAccessLevel(db, caller, project)) >= AccessLevel.MAINTAINER) return true;
   }
   return false;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Error && /UNIQUE constraint failed|PRIMARY KEY/.test(error.message);
 }
 
 function checkTitle(title: unknown): string {

@@ -29,7 +29,7 @@ import type { ServerContext } from '../../core/context.js';
 import { GitRepository, initBareRepository } from '../../core/git/repository.js';
 import { ApiError, forbidden, invalidParameter, missingParameter } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
-import { nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import {
   type ArchivedProtectedBranch,
   PROTECTION_ACTIONS,
@@ -335,7 +335,7 @@ export async function importProject(
   } catch (error) {
     await rm(join(context.dataDir, archivePath), { force: true });
     // Two imports racing for one path: the unique (namespace, path) constraint decides.
-    if (/UNIQUE constraint failed/.test(String(error))) throw pathTaken();
+    if (isUniqueViolation(error)) throw pathTaken();
     throw error;
   }
 

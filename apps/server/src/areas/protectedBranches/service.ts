@@ -22,7 +22,7 @@ import {
 } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import {
   describeAccessLevel,
@@ -295,7 +295,7 @@ export async function protectBranch(
     });
   } catch (error) {
     // A concurrent request protected the same name between the check and the insert.
-    if (error instanceof Error && /UNIQUE constraint failed/.test(error.message)) throw alreadyProtected();
+    if (isUniqueViolation(error)) throw alreadyProtected();
     throw error;
   }
   return presentRule(context.db, await requireRule(context.db, access.project.id, name));

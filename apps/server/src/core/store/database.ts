@@ -32,6 +32,14 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   return db;
 }
 
+/**
+ * Whether a write failed on a unique key (a primary key included): the store's word for "that exists
+ * already", which a service turns into its own 400 or 409. SQLite's wording stays here, in core/store.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /UNIQUE constraint failed|PRIMARY KEY/.test(error.message);
+}
+
 /** The current time as the API renders timestamps (ISO 8601 UTC with milliseconds). */
 export function nowIso(): string {
   return new Date().toISOString();
