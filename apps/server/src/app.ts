@@ -1,4 +1,4 @@
-// Builds the Express application: docs, then the validated API under /api/v4, then the error handler.
+// Builds the Express application: the validated API under /api/v4, then the docs, then the error handler.
 import express, { type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { badgesArea } from './areas/badges/index.js';

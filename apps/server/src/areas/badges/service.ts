@@ -21,7 +21,7 @@ import type { ServerContext } from '../../core/context.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { GitError } from '../../core/git/repository.js';
 import { forbidden, notFound } from '../../core/http/errors.js';
-import type { RequestBody } from '../../core/http/types.js';
+import type { QueryParams, RequestBody } from '../../core/http/types.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { type Badge, type BadgePreview, presentBadge, presentPreview } from './present.js';
 import { checkBadgeFields, type PlaceholderValues } from './rules.js';
@@ -38,10 +38,10 @@ import {
 
 type AddBadgeRequest = RequestBody<'addProjectBadge'> | RequestBody<'addGroupBadge'>;
 type UpdateBadgeRequest = RequestBody<'updateProjectBadge'> | RequestBody<'updateGroupBadge'>;
-export interface RenderRequest {
-  link_url: string;
-  image_url: string;
-}
+/** The render query (the same for projects and groups). */
+export type RenderRequest = QueryParams<'renderProjectBadge'>;
+/** Whose badges an operation is about: GitLab's badge `source`. */
+export type SourceKind = 'Project' | 'Group';
 
 const badgeNotFound = () => notFound('Badge');
 
@@ -130,50 +130,35 @@ function groupSource(context: ServerContext, caller: Caller, access: GroupAccess
 
 /* Resolving the project or group ---------------------------------------------------------------- */
 
-async function projectForRead(context: ServerContext, caller: Caller, projectId: string): Promise<Source> {
-  requireScope(caller, 'read_api');
-  return projectSource(context, await resolveProject(context.db, caller, projectId));
-}
-
-async function projectForWrite(context: ServerContext, caller: Caller, projectId: string): Promise<Source> {
-  const access = await resolveProjectForSignedIn(
-    context.db,
-    caller,
-    projectId,
-    'api',
-    AccessLevel.MAINTAINER,
-  );
-  return projectSource(context, access);
-}
-
-async function groupForRead(context: ServerContext, caller: Caller, groupId: string): Promise<Source> {
-  requireScope(caller, 'read_api');
-  return groupSource(context, caller, await resolveGroup(context.db, caller, groupId));
-}
-
-async function groupForWrite(context: ServerContext, caller: Caller, groupId: string): Promise<Source> {
-  const access = await resolveGroupForSignedIn(context.db, caller, groupId, 'api', AccessLevel.MAINTAINER);
-  return groupSource(context, caller, access);
-}
-
-/** The preview needs a signed-in caller (GitLab authenticates it) who may read the project or group. */
-function requireSignedInReader(caller: Caller): void {
-  requireUser(caller);
-  requireScope(caller, 'read_api');
-}
-
-/* The operations, once for either kind of source ------------------------------------------------ */
-
-async function list(
+async function sourceForRead(
   context: ServerContext,
-  source: Source,
-  name: string | undefined,
-  window: PageWindow,
-): Promise<Page<Badge>> {
-  const page = await listBadges(context.db, source.scope, name, window);
-  if (page.items.length === 0) return { items: [], total: page.total };
-  const values = await source.values();
-  return { items: page.items.map((row) => presentBadge(row, values)), total: page.total };
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+): Promise<Source> {
+  requireScope(caller, 'read_api');
+  if (kind === 'Project') return projectSource(context, await resolveProject(context.db, caller, idOrPath));
+  return groupSource(context, caller, await resolveGroup(context.db, caller, idOrPath));
+}
+
+async function sourceForWrite(
+  context: ServerContext,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+): Promise<Source> {
+  if (kind === 'Project') {
+    const access = await resolveProjectForSignedIn(
+      context.db,
+      caller,
+      idOrPath,
+      'api',
+      AccessLevel.MAINTAINER,
+    );
+    return projectSource(context, access);
+  }
+  const access = await resolveGroupForSignedIn(context.db, caller, idOrPath, 'api', AccessLevel.MAINTAINER);
+  return groupSource(context, caller, access);
 }
 
 async function requireBadge(context: ServerContext, source: Source, badgeId: number): Promise<BadgeRow> {
@@ -189,11 +174,42 @@ function requireOwnBadge(source: Source, row: BadgeRow, action: 'update' | 'dele
     throw forbidden(`To ${action} a Group badge please use the Group endpoint`);
 }
 
-async function get(context: ServerContext, source: Source, badgeId: number): Promise<Badge> {
+/* The operations, for projects and groups alike --------------------------------------------------- */
+
+export async function listSourceBadges(
+  context: ServerContext,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+  name: string | undefined,
+  window: PageWindow,
+): Promise<Page<Badge>> {
+  const source = await sourceForRead(context, caller, kind, idOrPath);
+  const page = await listBadges(context.db, source.scope, name, window);
+  if (page.items.length === 0) return { items: [], total: page.total };
+  const values = await source.values();
+  return { items: page.items.map((row) => presentBadge(row, values)), total: page.total };
+}
+
+export async function getSourceBadge(
+  context: ServerContext,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+  badgeId: number,
+): Promise<Badge> {
+  const source = await sourceForRead(context, caller, kind, idOrPath);
   return presentBadge(await requireBadge(context, source, badgeId), await source.values());
 }
 
-async function add(context: ServerContext, source: Source, body: AddBadgeRequest): Promise<Badge> {
+export async function addSourceBadge(
+  context: ServerContext,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+  body: AddBadgeRequest,
+): Promise<Badge> {
+  const source = await sourceForWrite(context, caller, kind, idOrPath);
   checkBadgeFields(body);
   const row = await insertBadge(context.db, {
     owner: source.owner,
@@ -204,12 +220,15 @@ async function add(context: ServerContext, source: Source, body: AddBadgeRequest
   return presentBadge(row, await source.values());
 }
 
-async function update(
+export async function updateSourceBadge(
   context: ServerContext,
-  source: Source,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
   badgeId: number,
   body: UpdateBadgeRequest | undefined,
 ): Promise<Badge> {
+  const source = await sourceForWrite(context, caller, kind, idOrPath);
   const current = await requireBadge(context, source, badgeId);
   requireOwnBadge(source, current, 'update');
   const changes = {
@@ -224,131 +243,30 @@ async function update(
   return presentBadge(row, await source.values());
 }
 
-async function remove(context: ServerContext, source: Source, badgeId: number): Promise<void> {
+export async function deleteSourceBadge(
+  context: ServerContext,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+  badgeId: number,
+): Promise<void> {
+  const source = await sourceForWrite(context, caller, kind, idOrPath);
   const current = await requireBadge(context, source, badgeId);
   requireOwnBadge(source, current, 'delete');
   await deleteBadge(context.db, badgeId);
 }
 
-async function render(source: Source, query: RenderRequest): Promise<BadgePreview> {
+/** The preview needs a signed-in caller (GitLab authenticates it) who may read the project or group. */
+export async function renderSourceBadge(
+  context: ServerContext,
+  caller: Caller,
+  kind: SourceKind,
+  idOrPath: string,
+  query: RenderRequest,
+): Promise<BadgePreview> {
+  requireUser(caller);
+  requireScope(caller, 'read_api');
+  const source = await sourceForRead(context, caller, kind, idOrPath);
   checkBadgeFields(query);
   return presentPreview(query, await source.values());
-}
-
-/* Project badges ---------------------------------------------------------------------------------- */
-
-export async function listProjectBadges(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  name: string | undefined,
-  window: PageWindow,
-): Promise<Page<Badge>> {
-  return list(context, await projectForRead(context, caller, projectId), name, window);
-}
-
-export async function getProjectBadge(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  badgeId: number,
-): Promise<Badge> {
-  return get(context, await projectForRead(context, caller, projectId), badgeId);
-}
-
-export async function addProjectBadge(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  body: RequestBody<'addProjectBadge'>,
-): Promise<Badge> {
-  return add(context, await projectForWrite(context, caller, projectId), body);
-}
-
-export async function updateProjectBadge(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  badgeId: number,
-  body: RequestBody<'updateProjectBadge'> | undefined,
-): Promise<Badge> {
-  return update(context, await projectForWrite(context, caller, projectId), badgeId, body);
-}
-
-export async function deleteProjectBadge(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  badgeId: number,
-): Promise<void> {
-  await remove(context, await projectForWrite(context, caller, projectId), badgeId);
-}
-
-export async function renderProjectBadge(
-  context: ServerContext,
-  caller: Caller,
-  projectId: string,
-  query: RenderRequest,
-): Promise<BadgePreview> {
-  requireSignedInReader(caller);
-  return render(await projectForRead(context, caller, projectId), query);
-}
-
-/* Group badges ------------------------------------------------------------------------------------ */
-
-export async function listGroupBadges(
-  context: ServerContext,
-  caller: Caller,
-  groupId: string,
-  name: string | undefined,
-  window: PageWindow,
-): Promise<Page<Badge>> {
-  return list(context, await groupForRead(context, caller, groupId), name, window);
-}
-
-export async function getGroupBadge(
-  context: ServerContext,
-  caller: Caller,
-  groupId: string,
-  badgeId: number,
-): Promise<Badge> {
-  return get(context, await groupForRead(context, caller, groupId), badgeId);
-}
-
-export async function addGroupBadge(
-  context: ServerContext,
-  caller: Caller,
-  groupId: string,
-  body: RequestBody<'addGroupBadge'>,
-): Promise<Badge> {
-  return add(context, await groupForWrite(context, caller, groupId), body);
-}
-
-export async function updateGroupBadge(
-  context: ServerContext,
-  caller: Caller,
-  groupId: string,
-  badgeId: number,
-  body: RequestBody<'updateGroupBadge'> | undefined,
-): Promise<Badge> {
-  return update(context, await groupForWrite(context, caller, groupId), badgeId, body);
-}
-
-export async function deleteGroupBadge(
-  context: ServerContext,
-  caller: Caller,
-  groupId: string,
-  badgeId: number,
-): Promise<void> {
-  await remove(context, await groupForWrite(context, caller, groupId), badgeId);
-}
-
-export async function renderGroupBadge(
-  context: ServerContext,
-  caller: Caller,
-  groupId: string,
-  query: RenderRequest,
-): Promise<BadgePreview> {
-  requireSignedInReader(caller);
-  return render(await groupForRead(context, caller, groupId), query);
 }

@@ -1,12 +1,10 @@
 // Routes of the deploy-keys area.
 
-import type { Request } from 'express';
 import { Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
-import { invalidParameter } from '../../core/http/errors.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
-import { pathParam } from '../../core/http/request.js';
+import { integerPathParam, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
   addDeployKey,
@@ -17,13 +15,6 @@ import {
   listProjectDeployKeys,
   updateDeployKey,
 } from './service.js';
-
-/** `key_id` is an integer (the validator has checked it; this keeps the service's input typed). */
-function keyIdOf(req: Request): number {
-  const value = pathParam(req, 'key_id');
-  if (!/^\d+$/.test(value)) throw invalidParameter('key_id');
-  return Number(value);
-}
 
 export function deployKeysRouter(context: ServerContext): Router {
   const router = Router();
@@ -59,7 +50,7 @@ export function deployKeysRouter(context: ServerContext): Router {
       context,
       callerOf(res),
       pathParam(req, 'id'),
-      keyIdOf(req),
+      integerPathParam(req, 'key_id'),
     );
     res.json(key);
   });
@@ -69,14 +60,14 @@ export function deployKeysRouter(context: ServerContext): Router {
       context,
       callerOf(res),
       pathParam(req, 'id'),
-      keyIdOf(req),
+      integerPathParam(req, 'key_id'),
       req.body as RequestBody<'updateDeployKey'> | undefined,
     );
     res.json(key);
   });
 
   router.delete('/projects/:id/deploy_keys/:key_id', async (req, res) => {
-    await deleteDeployKey(context, callerOf(res), pathParam(req, 'id'), keyIdOf(req));
+    await deleteDeployKey(context, callerOf(res), pathParam(req, 'id'), integerPathParam(req, 'key_id'));
     res.status(204).end();
   });
 
@@ -85,7 +76,7 @@ export function deployKeysRouter(context: ServerContext): Router {
       context,
       callerOf(res),
       pathParam(req, 'id'),
-      keyIdOf(req),
+      integerPathParam(req, 'key_id'),
     );
     res.status(201).json(key);
   });

@@ -1,6 +1,6 @@
 // Small readers of an Express request shared by the routers.
 import type { Request } from 'express';
-import { missingParameter } from './errors.js';
+import { invalidParameter, missingParameter } from './errors.js';
 
 /** scheme://host of the request, for the web_url and Link values the API returns. */
 export function originOf(req: Request): string {
@@ -12,6 +12,13 @@ export function pathParam(req: Request, name: string): string {
   const value = req.params[name];
   if (typeof value !== 'string' || value === '') throw missingParameter(name);
   return value;
+}
+
+/** An integer path parameter (`key_id`, `badge_id`): digits only, else a 400 naming it. */
+export function integerPathParam(req: Request, name: string): number {
+  const value = pathParam(req, name);
+  if (!/^\d+$/.test(value)) throw invalidParameter(name);
+  return Number(value);
 }
 
 /** A required query parameter that the validator has already checked. */
