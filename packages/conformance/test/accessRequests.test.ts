@@ -8,6 +8,7 @@
 // good) runs only on the file's own fresh server, last.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { waitFor } from './waitFor.js';
 
 type Caller = Role | 'anonymous' | 'invalid';
 type Kind = 'groups' | 'projects';
@@ -282,17 +283,6 @@ describe.each([
 
 /* Approvals, on projects of this run ------------------------------------------------------------------ */
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** The internal project exported once: the archive of every project this file imports. */
 async function exportedArchive(): Promise<Buffer> {
   const id = encodeURIComponent(target.config.fixtures.internalProject);
@@ -302,6 +292,7 @@ async function exportedArchive(): Promise<Buffer> {
     'the export',
     async () => (await call('maintainer', 'GET', `/projects/${id}/export`)).body as { export_status: string },
     (state) => state.export_status === 'finished',
+    30_000,
   );
   const response = await target.fetch(`${target.config.baseUrl}/api/v4/projects/${id}/export/download`, {
     headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer },
@@ -328,6 +319,7 @@ async function projectOfThisRun(archive: Buffer, path: string): Promise<string> 
     async () =>
       (await call('maintainer', 'GET', `/projects/${imported.id}/import`)).body as { import_status: string },
     (state) => state.import_status === 'finished' || state.import_status === 'failed',
+    30_000,
   );
   return String(imported.id);
 }

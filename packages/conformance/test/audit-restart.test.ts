@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { configFromEnvironment, demoConfig, type Target, targetFor } from '../src/index.js';
+import { waitFor } from './waitFor.js';
 
 /** apps/server, found through the workspace dependency on @collab/server. */
 const SERVER_DIR = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
@@ -60,16 +61,6 @@ async function kill(server: ServerProcess): Promise<void> {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGKILL');
   await exited;
-}
-
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const git = async (args: string[]) =>

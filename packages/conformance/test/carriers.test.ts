@@ -3,8 +3,7 @@
 // every carrier and read back; the multipart import takes query parameters too; and reads take their
 // parameters from a form or JSON body as GitLab (Grape) does.
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   collect,
@@ -16,6 +15,8 @@ import {
   type Target,
 } from '../src/index.js';
 import { readTarGz } from './tarball.js';
+import { type Receiver, startReceiver } from './uploadReceiver.js';
+import { waitFor } from './waitFor.js';
 
 let target: Target;
 let project: string;
@@ -373,47 +374,6 @@ describeCarriers('remote mirrors: creating a mirror', {
     });
   },
 });
-
-interface Receiver {
-  url: string;
-  received: { method: string; url: string; body: Buffer }[];
-  close(): Promise<void>;
-}
-
-/** A web server on 127.0.0.1 that records the uploads of exports. */
-async function startReceiver(): Promise<Receiver> {
-  const received: Receiver['received'] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', body: Buffer.concat(chunks) });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/upload/archive.tar.gz?signature=abc`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-/** Polls `read` until `done` holds, at most 20 s. */
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function exportStatus(): Promise<string | undefined> {
   const { data } = await target

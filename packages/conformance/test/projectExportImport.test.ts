@@ -1,7 +1,3 @@
-// Project export and import: the export states, the archive, the download, the upload to a web server, the
-// import states with their failures, a round trip, and an export that survives a server restart.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   collect,
@@ -14,6 +10,8 @@ import {
   targetFor,
 } from '../src/index.js';
 import { readTarGz, writeTarGz } from './tarball.js';
+import { startReceiver } from './uploadReceiver.js';
+import { waitFor } from './waitFor.js';
 
 let target: Target;
 let project: string;
@@ -37,23 +35,6 @@ const IMPORT_STATUS = '/projects/{id}/import' as const;
 
 type ExportState = 'none' | 'queued' | 'started' | 'finished' | 'regeneration_in_progress';
 type ImportState = 'none' | 'scheduled' | 'started' | 'finished' | 'failed';
-
-/** Polls `read` until `done` holds, at most `timeoutMs`. */
-async function waitFor<T>(
-  what: string,
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 async function exportState(on: Target, id: string | number): Promise<ExportState> {
   const { data, response } = await on.as('maintainer').GET(EXPORT, { params: { path: { id: String(id) } } });
@@ -153,42 +134,6 @@ async function importAndWait(archive: Buffer, fields: Record<string, string>): P
     () => importStatus(id),
     (s) => s.import_status === 'finished' || s.import_status === 'failed',
   );
-}
-
-interface Receiver {
-  url: string;
-  received: { method: string; contentType: string | undefined; body: Buffer }[];
-  close(): Promise<void>;
-}
-
-/** A web server on 127.0.0.1 that records uploads; `answer` decides each response's status (by request number). */
-async function startReceiver(
-  answer: (index: number) => number | Promise<number> = () => 200,
-): Promise<Receiver> {
-  const received: Receiver['received'] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const index = received.length;
-      received.push({
-        method: req.method ?? '',
-        contentType: req.headers['content-type'],
-        body: Buffer.concat(chunks),
-      });
-      void Promise.resolve(answer(index)).then((status) => res.writeHead(status).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/upload/archive.tar.gz?signature=abc`,
-    received,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 function expectExportArchive(bytes: Buffer): Map<string, Buffer> {
