@@ -11,6 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sshString } from '../src/areas/deployKeys/sshKeys.testSupport.js';
 
 export const SCALE_SIZES = [10, 10_000] as const;
 /** Both projects are read with this page size, so that only the collection differs. */
@@ -72,13 +73,6 @@ async function seedBranches(gitDir: string, defaultBranch: string, count: number
   await git(gitDir, ['fast-import', '--quiet'], `${commands.join('\n')}\n`);
   // As `git gc` leaves a repository: the refs in one packed file.
   await git(gitDir, ['pack-refs', '--all']);
-}
-
-function sshString(value: Buffer | string): Buffer {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
 }
 
 /** A well-formed ed25519 public key line (random key material) and its SHA256 fingerprint. */

@@ -2,12 +2,12 @@
 // busy database (no 5xx), commits to a branch that moved meanwhile are applied on the new tip, and every
 // acknowledged write is there afterwards. The loops are bounded in time and in count.
 import { type ChildProcess, execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEd25519Key } from './areas/deployKeys/sshKeys.testSupport.js';
 import { type Answer, callOnNewConnection, startWorkerServer } from './workerServer.testSupport.js';
 
 const MAINTAINER = 'collab-demo-maintainer-token';
@@ -27,21 +27,6 @@ function call(method: string, path: string, body?: unknown, token = MAINTAINER):
 }
 
 const enc = encodeURIComponent;
-
-function sshString(value: Buffer | string): Buffer {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-function newDeployKey(): string {
-  const x = Buffer.from(
-    generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '',
-    'base64url',
-  );
-  return `ssh-ed25519 ${Buffer.concat([sshString('ssh-ed25519'), sshString(x)]).toString('base64')} test`;
-}
 
 /** The bare repository of acme/website (the first project of the demo data set). */
 async function gitLog(branch: string): Promise<string[]> {
@@ -207,7 +192,7 @@ describe('two worker processes under concurrent writes', () => {
       writer(deadline, async (i) => {
         const answer = await call('POST', `${PROJECT}/deploy_keys`, {
           title: `mixed ${i}`,
-          key: newDeployKey(),
+          key: newEd25519Key(),
         });
         const id = answer.status === 201 ? (JSON.parse(answer.body) as { id: number }).id : 0;
         return {

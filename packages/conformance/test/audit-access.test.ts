@@ -5,7 +5,6 @@
 // HEAD, `%2F` and the three parameter carriers beyond repository files.
 
 import { execFile } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { newKey } from './sshKeys.js';
 
 type Caller = Role | 'anonymous';
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -74,21 +74,6 @@ const BY_JSON = `audit/j-${RUN}`;
 const IMPORTED = `audit-import-${RUN}`;
 const HIDDEN_IMPORT = `hidden-import-${RUN}`;
 const JSON_IMPORT = `json-import-${RUN}`;
-
-function sshString(value: Buffer | string): Buffer {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-function newKey(): string {
-  const x = Buffer.from(
-    generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '',
-    'base64url',
-  );
-  return `ssh-ed25519 ${Buffer.concat([sshString('ssh-ed25519'), sshString(x)]).toString('base64')} audit`;
-}
 
 async function created<T = { id: number }>(caller: Caller, request: Call, expected = 201): Promise<T> {
   const response = await call(caller, request);
@@ -181,19 +166,19 @@ beforeAll(async () => {
     await created('maintainer', {
       method: 'POST',
       path: `/projects/${PRIVATE}/deploy_keys`,
-      body: { title: 'private key', key: newKey() },
+      body: { title: 'private key', key: newKey('ed25519', 'audit') },
     })
   ).id;
   await created('maintainer', {
     method: 'POST',
     path: `/projects/${PRIVATE}/deploy_keys`,
-    body: { title: 'second private key', key: newKey() },
+    body: { title: 'second private key', key: newKey('ed25519', 'audit') },
   });
   publicKey = (
     await created('maintainer', {
       method: 'POST',
       path: `/projects/${PUBLIC}/deploy_keys`,
-      body: { title: 'public key', key: newKey() },
+      body: { title: 'public key', key: newKey('ed25519', 'audit') },
     })
   ).id;
   privateMirror = (
@@ -477,7 +462,7 @@ const ROWS: Row[] = [
     request: (P) => ({
       method: 'POST',
       path: `/projects/${P}/deploy_keys`,
-      body: { title: 'audit', key: newKey() },
+      body: { title: 'audit', key: newKey('ed25519', 'audit') },
     }),
     anonymousOnPublic: 401,
     denied: ['developer', 403],

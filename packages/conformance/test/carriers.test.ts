@@ -1,8 +1,3 @@
-// Seed convention 3: parameters arrive in the query string, as form fields, as a JSON body, or mixed in one
-// request (the body wins on a name given twice). One write of every area that has writes is sent through
-// every carrier and read back; the multipart import takes query parameters too; and reads take their
-// parameters from a form or JSON body as GitLab (Grape) does.
-import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +9,7 @@ import {
   RUN,
   type Target,
 } from '../src/index.js';
+import { newKey } from './sshKeys.js';
 import { readTarGz } from './tarball.js';
 import { type Receiver, startReceiver } from './uploadReceiver.js';
 import { waitFor } from './waitFor.js';
@@ -301,28 +297,11 @@ describeCarriers('pipelines: creating a pipeline with variables', {
   },
 });
 
-/** An SSH wire-format `string`: a 32-bit length and the bytes. */
-function sshString(value: Buffer | string): Buffer {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-/** A fresh ed25519 public key in OpenSSH format (its base64 has `+` and `/`, which the query must keep). */
-function newKey(comment: string): string {
-  const x = Buffer.from(
-    generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '',
-    'base64url',
-  );
-  return `ssh-ed25519 ${Buffer.concat([sshString('ssh-ed25519'), sshString(x)]).toString('base64')} ${comment}`;
-}
-
 const deployKeys = new Map<string, string>();
 function deployKeyFor(tag: string): string {
   let key = deployKeys.get(tag);
   if (key === undefined) {
-    key = newKey(`${tag}@example.com`);
+    key = newKey('ed25519', `${tag}@example.com`);
     deployKeys.set(tag, key);
   }
   return key;

@@ -19,13 +19,5 @@ export function presentRequest(row: RequesterRow): AccessRequest {
 
 /** The member an approved request became: the request's user with the level granted. */
 export function presentMember(row: RequesterRow, accessLevel: GrantableLevel): AccessRequestMember {
-  return {
-    id: row.user_id,
-    username: row.username,
-    name: row.name,
-    state: row.state,
-    created_at: row.user_created_at,
-    requested_at: null,
-    access_level: accessLevel,
-  };
+  return { ...presentRequest(row), requested_at: null, access_level: accessLevel };
 }

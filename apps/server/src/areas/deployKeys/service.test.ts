@@ -1,6 +1,3 @@
-// Who may reuse a deploy key: needs users who maintain some projects and not others, which the demo
-// fixtures (where one maintainer maintains everything) do not have, so this test brings its own.
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +12,7 @@ import {
   listAllDeployKeys,
   listProjectDeployKeys,
 } from './service.js';
+import { newEd25519Key } from './sshKeys.testSupport.js';
 
 const FIXTURES: Fixtures = {
   users: ['admin', 'alice', 'bob'].map((username) => ({
@@ -64,21 +62,6 @@ const FIXTURES: Fixtures = {
   ],
 };
 
-function sshString(value: Buffer | string): Buffer {
-  const bytes = Buffer.from(value);
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(bytes.length);
-  return Buffer.concat([length, bytes]);
-}
-
-function newKey(): string {
-  const x = Buffer.from(
-    generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x ?? '',
-    'base64url',
-  );
-  return `ssh-ed25519 ${Buffer.concat([sshString('ssh-ed25519'), sshString(x)]).toString('base64')} test`;
-}
-
 const TAKEN = {
   status: 400,
   body: { message: { 'deploy_key.fingerprint_sha256': ['has already been taken'] } },
@@ -111,7 +94,7 @@ const keysOf = async (project: string) =>
 
 describe('reusing a key of another project', () => {
   it('refuses a key used only by projects the caller does not maintain (400 taken), enable answers 404', async () => {
-    const key = newKey();
+    const key = newEd25519Key();
     const added = await addDeployKey(server.context, as('alice'), 'g/a', { title: 'alice key', key });
     // bob maintains b but not a, and is only a developer of d.
     await expect(
@@ -130,7 +113,7 @@ describe('reusing a key of another project', () => {
   });
 
   it('joins the key once the caller maintains a project using it; administrators may always', async () => {
-    const key = newKey();
+    const key = newEd25519Key();
     const added = await addDeployKey(server.context, as('alice'), 'g/a', { title: 'first', key });
     const byAdmin = await addDeployKey(server.context, as('admin'), 'g/b', {
       title: 'ignored',
@@ -147,7 +130,10 @@ describe('reusing a key of another project', () => {
   });
 
   it('enables a key for a caller who maintains a project using it, and deletes it only with its last use', async () => {
-    const added = await addDeployKey(server.context, as('bob'), 'g/b', { title: 'bob key', key: newKey() });
+    const added = await addDeployKey(server.context, as('bob'), 'g/b', {
+      title: 'bob key',
+      key: newEd25519Key(),
+    });
     await expect(enableDeployKey(server.context, as('alice'), 'g/a', added.id)).rejects.toMatchObject({
       status: 404,
     });
