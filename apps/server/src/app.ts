@@ -7,6 +7,7 @@ import { deployKeysArea } from './areas/deployKeys/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
+import { projectsArea } from './areas/projects/index.js';
 import { protectedBranchesArea } from './areas/protectedBranches/index.js';
 import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
 import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
@@ -41,6 +42,7 @@ export const AREAS: readonly Area[] = [
   featuresArea,
   accessRequestsArea,
   badgesArea,
+  projectsArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {

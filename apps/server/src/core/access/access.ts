@@ -17,7 +17,7 @@ export const AccessLevel = {
   ADMIN: 60,
 } as const;
 
-export type ProjectRow = Omit<ProjectsTable, 'id'> & { id: number };
+export type ProjectRow = Selectable<ProjectsTable>;
 export type GroupRow = Selectable<GroupsTable>;
 
 export interface ProjectAccess {

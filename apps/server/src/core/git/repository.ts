@@ -88,6 +88,12 @@ export interface BranchInfo {
   commit: BranchCommitInfo;
 }
 
+/** A file of a tree listing and its size in bytes. */
+export interface TreeFile {
+  path: string;
+  size: number;
+}
+
 export type FileAction = 'create' | 'update' | 'delete';
 
 export interface CommitFileChangeInput {
@@ -1049,6 +1055,53 @@ export class GitRepository {
         if (tab > 0 && line.split(' ', 2)[1] === 'blob') paths.push(line.slice(tab + 1));
       }
       return paths;
+    });
+  }
+
+  /**
+   * Every file (blob) at `ref` with its size in bytes (`ls-tree -r -l`), recursively, or only the top level
+   * with `recursive: false`; null when the ref is unknown (an empty repository).
+   */
+  async listTreeFiles(ref: string, options: { recursive: boolean }): Promise<TreeFile[] | null> {
+    const key = `listTreeFiles\0${options.recursive ? 'r' : '1'}\0${ref}`;
+    return repositoryReadCache.get(this.path, key, async (): Promise<TreeFile[] | null> => {
+      if (!isSafeRevision(ref)) return null;
+      const args = [
+        'ls-tree',
+        '-l',
+        '-z',
+        '--full-tree',
+        ...(options.recursive ? ['-r'] : []),
+        `${ref}^{commit}`,
+      ];
+      const result = await this.git(args);
+      if (result.code !== 0) {
+        if (MISSING.test(result.stderr)) return null;
+        throw new GitError(['ls-tree', ref], result.code, result.stderr);
+      }
+      const files: TreeFile[] = [];
+      for (const line of result.stdout.toString('utf8').split('\0')) {
+        // "<mode> blob <sha> <size padded>\t<path>"; trees and gitlinks have no size ("-").
+        const tab = line.indexOf('\t');
+        if (tab <= 0) continue;
+        const [, type, , size] = line.slice(0, tab).split(/ +/);
+        if (type === 'blob' && size !== undefined && /^\d+$/.test(size))
+          files.push({ path: line.slice(tab + 1), size: Number(size) });
+      }
+      return files;
+    });
+  }
+
+  /** The number of commits reachable from `ref`; 0 when the ref is unknown (an empty repository). */
+  async commitCount(ref: string): Promise<number> {
+    return repositoryReadCache.get(this.path, `commitCount\0${ref}`, async (): Promise<number> => {
+      if (!isSafeRevision(ref)) return 0;
+      const result = await this.git(['rev-list', '--count', `${ref}^{commit}`, '--']);
+      if (result.code !== 0) {
+        if (MISSING.test(result.stderr)) return 0;
+        throw new GitError(['rev-list', '--count', ref], result.code, result.stderr);
+      }
+      return Number(result.stdout.toString('utf8').trim());
     });
   }
 

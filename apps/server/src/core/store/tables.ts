@@ -53,6 +53,10 @@ export interface ProjectsTable {
   last_activity_at: string;
   /** Bumped after every change of the repository: other processes drop their cached reads of it. */
   repository_generation: number;
+  /** The repository_generation at which `project_languages` was last detected; null before the first time. */
+  languages_generation: Generated<number | null>;
+  issues_enabled: Generated<number>;
+  merge_requests_enabled: Generated<number>;
 }
 
 export interface MembersTable {
@@ -182,6 +186,9 @@ export interface Database {
   features: FeaturesTable;
   feature_gates: FeatureGatesTable;
   badges: BadgesTable;
+  project_stars: ProjectStarsTable;
+  custom_attributes: CustomAttributesTable;
+  project_languages: ProjectLanguagesTable;
 }
 
 export interface RemoteMirrorsTable {
@@ -314,4 +321,31 @@ export interface BadgesTable {
   image_url: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A user's star on a project (GitLab's users_star_projects). */
+export interface ProjectStarsTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  created_at: string;
+}
+
+/** An administrator's key/value attribute of a project, group or user. */
+export interface CustomAttributesTable {
+  id: Generated<number>;
+  /** `Project`, `Group` or `User`. */
+  subject_type: string;
+  subject_id: number;
+  key: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One language of a project's repository and its share in percent (2 decimals). */
+export interface ProjectLanguagesTable {
+  project_id: number;
+  name: string;
+  share: number;
 }

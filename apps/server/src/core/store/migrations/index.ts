@@ -11,6 +11,7 @@ import * as m008 from './008_project_repository_generation.js';
 import * as m009 from './009_namespace_kind.js';
 import * as m010 from './010_badges.js';
 import * as m011 from './011_access_requests.js';
+import * as m012 from './012_projects.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '009_namespace_kind': m009,
   '010_badges': m010,
   '011_access_requests': m011,
+  '012_projects': m012,
 };
 
 export const migrationProvider: MigrationProvider = {

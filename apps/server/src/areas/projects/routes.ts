@@ -1,0 +1,188 @@
+// Routes of the project lists, starrers and languages: read the request, call the service, send.
+import type { Request, Response } from 'express';
+import { Router } from 'express';
+import type { Caller } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { callerOf } from '../../core/http/auth.js';
+import { toBoolean } from '../../core/http/booleans.js';
+import { invalidParameter } from '../../core/http/errors.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
+import { optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
+import type { ResponseBody } from '../../core/http/types.js';
+import {
+  getProjectLanguages,
+  listProjectStarrers,
+  listProjectsOfScope,
+  listUserProjects,
+  type ProjectListPage,
+  type ProjectListRequest,
+  timestampParameter,
+} from './service.js';
+import { PROJECT_ORDERS, type ProjectFilters, type ProjectListScope, type ProjectOrderBy } from './store.js';
+
+function booleanQuery(req: Request, name: string): boolean | undefined {
+  return toBoolean(req.query[name]);
+}
+
+function integerQuery(req: Request, name: string): number | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number)) throw invalidParameter(name);
+  return number;
+}
+
+/** `custom_attributes[key]=value` pairs (a deepObject: the extended query parser makes it an object). */
+function customAttributesQuery(req: Request): Record<string, string> | undefined {
+  const value = req.query.custom_attributes;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidParameter('custom_attributes');
+  const pairs: Record<string, string> = {};
+  for (const [key, text] of Object.entries(value)) {
+    if (typeof text !== 'string') throw invalidParameter('custom_attributes');
+    pairs[key] = text;
+  }
+  return pairs;
+}
+
+/**
+ * Reads the project-list query parameters (those of `GET /projects`; a list whose operation has fewer, such
+ * as the group lists, simply never receives the others: the validator refuses unknown parameters).
+ */
+export function projectListRequestOf(req: Request): ProjectListRequest {
+  const orderBy = optionalQueryString(req, 'order_by') ?? 'created_at';
+  if (!(PROJECT_ORDERS as readonly string[]).includes(orderBy)) throw invalidParameter('order_by');
+  const sort = optionalQueryString(req, 'sort') ?? 'desc';
+  if (sort !== 'asc' && sort !== 'desc') throw invalidParameter('sort');
+  const visibility = optionalQueryString(req, 'visibility');
+  if (
+    visibility !== undefined &&
+    visibility !== 'public' &&
+    visibility !== 'internal' &&
+    visibility !== 'private'
+  )
+    throw invalidParameter('visibility');
+  const filters: ProjectFilters = {
+    archived: booleanQuery(req, 'archived'),
+    visibility,
+    search: optionalQueryString(req, 'search'),
+    searchNamespaces: booleanQuery(req, 'search_namespaces'),
+    owned: booleanQuery(req, 'owned'),
+    membership: booleanQuery(req, 'membership'),
+    starred: booleanQuery(req, 'starred'),
+    withIssuesEnabled: booleanQuery(req, 'with_issues_enabled'),
+    withMergeRequestsEnabled: booleanQuery(req, 'with_merge_requests_enabled'),
+    withProgrammingLanguage: optionalQueryString(req, 'with_programming_language'),
+    minAccessLevel: integerQuery(req, 'min_access_level'),
+    idAfter: integerQuery(req, 'id_after'),
+    idBefore: integerQuery(req, 'id_before'),
+    lastActivityAfter: timestampParameter(
+      'last_activity_after',
+      optionalQueryString(req, 'last_activity_after'),
+    ),
+    lastActivityBefore: timestampParameter(
+      'last_activity_before',
+      optionalQueryString(req, 'last_activity_before'),
+    ),
+    customAttributes: customAttributesQuery(req),
+  };
+  return {
+    filters,
+    order: { orderBy: orderBy as ProjectOrderBy, sort },
+    simple: booleanQuery(req, 'simple') === true,
+    statistics: booleanQuery(req, 'statistics') === true,
+    withCustomAttributes: booleanQuery(req, 'with_custom_attributes') === true,
+    keyset: optionalQueryString(req, 'pagination') === 'keyset',
+    page: readPage(req),
+  };
+}
+
+/**
+ * Keyset pagination's `Link: <…>; rel="next"`: this request's URL with the cursor set to the page's last
+ * ID, and no `page` (GitLab's form). No X-Total headers.
+ */
+function setKeysetHeaders(
+  req: Request,
+  res: Response,
+  next: { name: string; value: number } | undefined,
+): void {
+  res.setHeader('X-Per-Page', String(readPage(req).perPage));
+  if (!next) return;
+  const url = req.originalUrl;
+  const mark = url.indexOf('?');
+  const path = mark === -1 ? url : url.slice(0, mark);
+  const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+  for (const name of ['page', 'private_token', 'id_after', 'id_before'])
+    if (name !== next.name) query.delete(name);
+  query.set(next.name, String(next.value));
+  res.setHeader('Link', `<${originOf(req)}${path}?${query.toString()}>; rel="next"`);
+}
+
+/** Sends a page of projects with its pagination headers (offset: the X-* headers; keyset: `Link` next). */
+export function sendProjectListPage(req: Request, res: Response, page: ProjectListPage): void {
+  if (page.paging.kind === 'offset') setPaginationHeaders(req, res, readPage(req), page.paging.total);
+  else setKeysetHeaders(req, res, page.paging.next);
+  const body: ResponseBody<'listProjects', 200> = page.projects;
+  res.json(body);
+}
+
+/**
+ * Answers a project-list request for `scope` (engineer B's group lists use this): reads the query, lists the
+ * page the caller may see and sends it with its headers.
+ */
+export async function respondWithProjectList(
+  context: ServerContext,
+  caller: Caller,
+  scope: ProjectListScope,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const page = await listProjectsOfScope(context, caller, scope, projectListRequestOf(req), originOf(req));
+  sendProjectListPage(req, res, page);
+}
+
+export function projectsRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.get('/projects', async (req, res) => {
+    await respondWithProjectList(context, callerOf(res), { kind: 'all' }, req, res);
+  });
+
+  router.get('/users/:user_id/projects', async (req, res) => {
+    const page = await listUserProjects(
+      context,
+      callerOf(res),
+      pathParam(req, 'user_id'),
+      projectListRequestOf(req),
+      originOf(req),
+    );
+    sendProjectListPage(req, res, page);
+  });
+
+  router.get('/projects/:id/starrers', async (req, res) => {
+    const page = readPage(req);
+    const { items, total } = await listProjectStarrers(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      optionalQueryString(req, 'search'),
+      page,
+      originOf(req),
+    );
+    const body: ResponseBody<'listProjectStarrers', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
+  });
+
+  router.get('/projects/:id/languages', async (req, res) => {
+    const body: ResponseBody<'getProjectLanguages', 200> = await getProjectLanguages(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+    );
+    res.json(body);
+  });
+
+  return router;
+}

@@ -1,0 +1,578 @@
+// Queries of the projects area. A project list is one SQL query: the scope, the caller's visibility, the
+// filters and the order are all WHERE and ORDER BY clauses over `projects`, so a page costs what its rows
+// cost (GitLab's ProjectsFinder). Presenting a page reads its related rows in a few batched queries by the
+// page's IDs, never one query per project.
+
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { ProjectRow } from '../../core/access/access.js';
+import { type Db, todayIso } from '../../core/store/database.js';
+import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import type { Database } from '../../core/store/tables.js';
+
+type ProjectsDb = Database & { p: Database['projects'] };
+type Eb = ExpressionBuilder<ProjectsDb, 'p'>;
+type Condition = Expression<SqlBool>;
+
+/* The caller's group memberships ------------------------------------------------------------------ */
+
+/**
+ * The groups a user reaches through group memberships, with the level there: the groups the user is a
+ * member of and all their descendants (an inherited membership), the highest level where several apply.
+ * One recursive query; the result is small (a user's groups), whatever the number of projects.
+ */
+export type GroupLevels = ReadonlyMap<number, number>;
+
+const groupLevelsCache = new CachedUntilDatabaseChange<GroupLevels>(5000);
+
+export function groupLevelsOf(db: Db, userId: number): Promise<GroupLevels> {
+  return groupLevelsCache.get(db, String(userId), async () => {
+    const { rows } = await sql<{ id: number; level: number }>`
+      with recursive reach(id, level) as (
+        select source_id, access_level from members where user_id = ${userId} and source_type = 'Group'
+        union all
+        select groups.id, reach.level from groups join reach on groups.parent_id = reach.id
+      )
+      select id, max(level) as level from reach group by id`.execute(db);
+    return new Map(rows.map((row) => [Number(row.id), Number(row.level)]));
+  });
+}
+
+/** Who lists: nobody (anonymous), an administrator (sees everything), or a user and the groups it reaches. */
+export type Viewer =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: number; isAdmin: boolean; groupLevels: GroupLevels };
+
+function groupsAtLeast(levels: GroupLevels, level: number): number[] {
+  const ids: number[] = [];
+  for (const [id, groupLevel] of levels) if (groupLevel >= level) ids.push(id);
+  return ids;
+}
+
+/**
+ * The viewer's access to the project `p` is at least `level`: a membership of the project, of its group or
+ * an ancestor, or of a group the project is shared with (capped at the share's `group_access`, an expired
+ * share giving nothing). Each part is an indexed lookup per row, so a page stops reading once it is full.
+ */
+function accessAtLeast(
+  eb: Eb,
+  viewer: Extract<Viewer, { kind: 'user' }>,
+  level: number,
+  options: { viaShares: boolean },
+): Condition {
+  const groupIds = groupsAtLeast(viewer.groupLevels, level);
+  const parts: Condition[] = [
+    eb(
+      'p.id',
+      'in',
+      eb
+        .selectFrom('members')
+        .select('members.source_id')
+        .where('members.user_id', '=', viewer.userId)
+        .where('members.source_type', '=', 'Project')
+        .where('members.access_level', '>=', level),
+    ),
+  ];
+  if (groupIds.length > 0) {
+    parts.push(eb('p.namespace_id', 'in', groupIds));
+    if (options.viaShares)
+      parts.push(
+        eb.exists(
+          eb
+            .selectFrom('project_group_links as l')
+            .select(sql.lit(1).as('one'))
+            .whereRef('l.project_id', '=', 'p.id')
+            .where('l.group_id', 'in', groupIds)
+            .where('l.group_access', '>=', level)
+            .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>=', todayIso())])),
+        ),
+      );
+  }
+  return eb.or(parts);
+}
+
+/** The projects the viewer may see (GitLab's `Project.public_or_visible_to_user`). */
+function visibleTo(eb: Eb, viewer: Viewer): Condition {
+  if (viewer.kind === 'anonymous') return eb('p.visibility', '=', 'public');
+  if (viewer.isAdmin) return sql<SqlBool>`1 = 1`;
+  return eb.or([
+    eb('p.visibility', 'in', ['public', 'internal']),
+    accessAtLeast(eb, viewer, 10, { viaShares: true }),
+  ]);
+}
+
+/* Scopes and filters ------------------------------------------------------------------------------ */
+
+/**
+ * Which projects a list is about, before visibility and filters: every project, the projects of a user's
+ * personal namespace, the projects of a group (with those of its subgroups and those shared with it, on
+ * request), or the projects shared with a group.
+ */
+export type ProjectListScope =
+  | { kind: 'all' }
+  | { kind: 'userNamespace'; userId: number }
+  | { kind: 'group'; groupId: number; includeSubgroups: boolean; withShared: boolean }
+  | { kind: 'sharedWithGroup'; groupId: number };
+
+export const PROJECT_ORDERS = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+export type ProjectOrderBy = (typeof PROJECT_ORDERS)[number];
+
+/** The filters of the project lists, already checked and normalised by the service. */
+export interface ProjectFilters {
+  archived?: boolean;
+  visibility?: 'public' | 'internal' | 'private';
+  search?: string;
+  /** Match `search` against the full path (namespace included) too. */
+  searchNamespaces?: boolean;
+  owned?: boolean;
+  membership?: boolean;
+  starred?: boolean;
+  withIssuesEnabled?: boolean;
+  withMergeRequestsEnabled?: boolean;
+  withProgrammingLanguage?: string;
+  minAccessLevel?: number;
+  idAfter?: number;
+  idBefore?: number;
+  /** ISO 8601 UTC (`toISOString`), as stored. */
+  lastActivityAfter?: string;
+  lastActivityBefore?: string;
+  /** Every pair must match (administrators only: the service drops it for others). */
+  customAttributes?: Readonly<Record<string, string>>;
+}
+
+export interface ProjectOrder {
+  orderBy: ProjectOrderBy;
+  sort: 'asc' | 'desc';
+}
+
+/** The descendants of a group, the group included (one recursive query). */
+async function subtreeOf(db: Db, groupId: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`
+    with recursive tree(id) as (
+      select id from groups where id = ${groupId}
+      union all
+      select groups.id from groups join tree on groups.parent_id = tree.id
+    )
+    select id from tree`.execute(db);
+  return rows.map((row) => Number(row.id));
+}
+
+function sharedWith(eb: Eb, groupIds: number[]): Condition {
+  return eb.exists(
+    eb
+      .selectFrom('project_group_links as l')
+      .select(sql.lit(1).as('one'))
+      .whereRef('l.project_id', '=', 'p.id')
+      .where('l.group_id', 'in', groupIds)
+      .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>=', todayIso())])),
+  );
+}
+
+async function scopeCondition(db: Db, scope: ProjectListScope): Promise<(eb: Eb) => Condition> {
+  switch (scope.kind) {
+    case 'all':
+      return () => sql<SqlBool>`1 = 1`;
+    case 'userNamespace':
+      // A personal namespace is a `user` namespace at the top level whose path is the username.
+      return (eb) =>
+        eb(
+          'p.namespace_id',
+          'in',
+          eb
+            .selectFrom('groups as ns')
+            .innerJoin('users as u', 'u.username', 'ns.full_path')
+            .select('ns.id')
+            .where('u.id', '=', scope.userId)
+            .where('ns.kind', '=', 'user')
+            .where('ns.parent_id', 'is', null),
+        );
+    case 'group': {
+      const groupIds = scope.includeSubgroups ? await subtreeOf(db, scope.groupId) : [scope.groupId];
+      return (eb) =>
+        scope.withShared
+          ? eb.or([eb('p.namespace_id', 'in', groupIds), sharedWith(eb, [scope.groupId])])
+          : eb('p.namespace_id', 'in', groupIds);
+    }
+    case 'sharedWithGroup':
+      return (eb) => sharedWith(eb, [scope.groupId]);
+  }
+}
+
+/** `text` as a LIKE pattern matching it anywhere, its wildcards escaped (with `\`). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filterConditions(eb: Eb, viewer: Viewer, filters: ProjectFilters): Condition[] {
+  const conditions: Condition[] = [];
+  const user = viewer.kind === 'user' ? viewer : undefined;
+  const none = sql<SqlBool>`1 = 0`;
+  if (filters.archived !== undefined) conditions.push(eb('p.archived', '=', filters.archived ? 1 : 0));
+  if (filters.visibility) conditions.push(eb('p.visibility', '=', filters.visibility));
+  if (filters.search !== undefined) {
+    const pattern = containsPattern(filters.search);
+    const like = (expression: Expression<string>) =>
+      sql<SqlBool>`lower(${expression}) like ${pattern} escape '\\'`;
+    const parts: Condition[] = [like(eb.ref('p.name')), like(eb.ref('p.path'))];
+    if (filters.searchNamespaces)
+      parts.push(
+        eb.exists(
+          eb
+            .selectFrom('groups as sns')
+            .select(sql.lit(1).as('one'))
+            .whereRef('sns.id', '=', 'p.namespace_id')
+            .where(sql<SqlBool>`lower(sns.full_path || '/' || p.path) like ${pattern} escape '\\'`),
+        ),
+      );
+    conditions.push(eb.or(parts));
+  }
+  // Owning, membership and stars need a user: an anonymous caller has none of them.
+  if (filters.owned) conditions.push(user ? accessAtLeast(eb, user, 50, { viaShares: false }) : none);
+  if (filters.membership) conditions.push(user ? accessAtLeast(eb, user, 10, { viaShares: true }) : none);
+  if (filters.minAccessLevel !== undefined)
+    conditions.push(user ? accessAtLeast(eb, user, filters.minAccessLevel, { viaShares: true }) : none);
+  if (filters.starred)
+    conditions.push(
+      user
+        ? eb(
+            'p.id',
+            'in',
+            eb
+              .selectFrom('project_stars')
+              .select('project_stars.project_id')
+              .where('project_stars.user_id', '=', user.userId),
+          )
+        : none,
+    );
+  if (filters.withIssuesEnabled) conditions.push(eb('p.issues_enabled', '=', 1));
+  if (filters.withMergeRequestsEnabled) conditions.push(eb('p.merge_requests_enabled', '=', 1));
+  if (filters.withProgrammingLanguage !== undefined)
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom('project_languages as pl')
+          .select(sql.lit(1).as('one'))
+          .whereRef('pl.project_id', '=', 'p.id')
+          .where(sql<SqlBool>`lower(pl.name) = ${filters.withProgrammingLanguage.toLowerCase()}`),
+      ),
+    );
+  if (filters.idAfter !== undefined) conditions.push(eb('p.id', '>', filters.idAfter));
+  if (filters.idBefore !== undefined) conditions.push(eb('p.id', '<', filters.idBefore));
+  if (filters.lastActivityAfter !== undefined)
+    conditions.push(eb('p.last_activity_at', '>', filters.lastActivityAfter));
+  if (filters.lastActivityBefore !== undefined)
+    conditions.push(eb('p.last_activity_at', '<', filters.lastActivityBefore));
+  for (const [key, value] of Object.entries(filters.customAttributes ?? {}))
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom('custom_attributes as ca')
+          .select(sql.lit(1).as('one'))
+          .where('ca.subject_type', '=', 'Project')
+          .whereRef('ca.subject_id', '=', 'p.id')
+          .where('ca.key', '=', key)
+          .where('ca.value', '=', value),
+      ),
+    );
+  return conditions;
+}
+
+/** The query of every project of the scope the viewer may see and the filters keep, selecting nothing yet. */
+async function filteredProjects(db: Db, viewer: Viewer, scope: ProjectListScope, filters: ProjectFilters) {
+  const inScope = await scopeCondition(db, scope);
+  return db
+    .selectFrom('projects as p')
+    .where((eb) => eb.and([inScope(eb), visibleTo(eb, viewer), ...filterConditions(eb, viewer, filters)]));
+}
+
+/** The column an order sorts on. The service keeps no separate update time: a project changes with activity. */
+const ORDER_COLUMNS = {
+  id: 'p.id',
+  name: 'p.name',
+  path: 'p.path',
+  created_at: 'p.created_at',
+  updated_at: 'p.last_activity_at',
+  last_activity_at: 'p.last_activity_at',
+} as const satisfies Record<ProjectOrderBy, string>;
+
+/** One page of the list by offset, and the list's total (counted once per database change). */
+export async function readProjectPage(
+  db: Db,
+  viewer: Viewer,
+  scope: ProjectListScope,
+  filters: ProjectFilters,
+  order: ProjectOrder,
+  window: PageWindow,
+): Promise<Page<ProjectRow>> {
+  const filtered = await filteredProjects(db, viewer, scope, filters);
+  return readPageOf(
+    db,
+    filtered,
+    (query) =>
+      query
+        .selectAll('p')
+        .orderBy(ORDER_COLUMNS[order.orderBy], order.sort)
+        // The ID breaks ties, so pages neither repeat nor skip projects of equal names or times.
+        .orderBy('p.id', order.sort),
+    window,
+  );
+}
+
+/**
+ * Up to `limit` projects in ID order (keyset pagination: the cursor is the filters' `idAfter` or
+ * `idBefore`), and whether more follow. No count: keyset pages carry no totals.
+ */
+export async function readProjectKeysetPage(
+  db: Db,
+  viewer: Viewer,
+  scope: ProjectListScope,
+  filters: ProjectFilters,
+  sort: 'asc' | 'desc',
+  limit: number,
+): Promise<{ items: ProjectRow[]; more: boolean }> {
+  const filtered = await filteredProjects(db, viewer, scope, filters);
+  const rows = await filtered
+    .selectAll('p')
+    .orderBy('p.id', sort)
+    .limit(limit + 1)
+    .execute();
+  return { items: rows.slice(0, limit), more: rows.length > limit };
+}
+
+/* Batched reads for presenting a page ---------------------------------------------------------------- */
+
+export interface NamespaceChainRow {
+  /** The namespace the chain starts from (a project's namespace_id). */
+  start_id: number;
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+  kind: string;
+  depth: number;
+}
+
+/** The namespaces of the given IDs and all their ancestors, nearest first per namespace, in one query. */
+export async function namespaceChains(
+  db: Db,
+  namespaceIds: readonly number[],
+): Promise<Map<number, NamespaceChainRow[]>> {
+  const chains = new Map<number, NamespaceChainRow[]>();
+  if (namespaceIds.length === 0) return chains;
+  const { rows } = await sql<NamespaceChainRow>`
+    with recursive chain(start_id, id, name, path, full_path, parent_id, kind, depth) as (
+      select id, id, name, path, full_path, parent_id, kind, 0 from groups
+        where id in (${sql.join([...new Set(namespaceIds)])})
+      union all
+      select chain.start_id, groups.id, groups.name, groups.path, groups.full_path, groups.parent_id,
+        groups.kind, chain.depth + 1
+      from groups join chain on groups.id = chain.parent_id
+    )
+    select * from chain order by start_id, depth`.execute(db);
+  for (const row of rows) {
+    const chain = chains.get(row.start_id) ?? [];
+    chain.push(row);
+    chains.set(row.start_id, chain);
+  }
+  return chains;
+}
+
+/** The number of stars of each project of the page. */
+export async function starCounts(db: Db, projectIds: readonly number[]): Promise<Map<number, number>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('project_stars')
+    .select(['project_id', (eb) => eb.fn.countAll().as('count')])
+    .where('project_id', 'in', projectIds)
+    .groupBy('project_id')
+    .execute();
+  return new Map(rows.map((row) => [row.project_id, Number(row.count)]));
+}
+
+/** The user's direct membership levels in the page's projects. */
+export async function projectMemberLevels(
+  db: Db,
+  userId: number,
+  projectIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('members')
+    .select(['source_id', 'access_level'])
+    .where('user_id', '=', userId)
+    .where('source_type', '=', 'Project')
+    .where('source_id', 'in', projectIds)
+    .execute();
+  return new Map(rows.map((row) => [row.source_id, row.access_level]));
+}
+
+export interface ShareRow {
+  project_id: number;
+  group_id: number;
+  group_name: string;
+  group_full_path: string;
+  group_access: number;
+  expires_at: string | null;
+}
+
+/** The groups each project of the page is shared with. */
+export async function sharesOf(db: Db, projectIds: readonly number[]): Promise<ShareRow[]> {
+  if (projectIds.length === 0) return [];
+  return db
+    .selectFrom('project_group_links as l')
+    .innerJoin('groups as g', 'g.id', 'l.group_id')
+    .select([
+      'l.project_id',
+      'l.group_id',
+      'g.name as group_name',
+      'g.full_path as group_full_path',
+      'l.group_access',
+      'l.expires_at',
+    ])
+    .where('l.project_id', 'in', projectIds)
+    .orderBy('l.id')
+    .execute();
+}
+
+export interface OwnerRow {
+  id: number;
+  username: string;
+  name: string;
+  created_at: string;
+}
+
+/** The users owning the given personal namespaces (a personal namespace's path is its user's username). */
+export async function usersNamed(db: Db, usernames: readonly string[]): Promise<Map<string, OwnerRow>> {
+  if (usernames.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'name', 'created_at'])
+    .where('username', 'in', [...new Set(usernames)])
+    .execute();
+  return new Map(rows.map((row) => [row.username, row]));
+}
+
+/** The custom attributes of the page's projects, by project, in key order. */
+export async function projectCustomAttributes(
+  db: Db,
+  projectIds: readonly number[],
+): Promise<Map<number, { key: string; value: string }[]>> {
+  const attributes = new Map<number, { key: string; value: string }[]>();
+  if (projectIds.length === 0) return attributes;
+  const rows = await db
+    .selectFrom('custom_attributes')
+    .select(['subject_id', 'key', 'value'])
+    .where('subject_type', '=', 'Project')
+    .where('subject_id', 'in', projectIds)
+    .orderBy('key')
+    .execute();
+  for (const row of rows) {
+    const list = attributes.get(row.subject_id) ?? [];
+    list.push({ key: row.key, value: row.value });
+    attributes.set(row.subject_id, list);
+  }
+  return attributes;
+}
+
+/* Users, starrers and languages ------------------------------------------------------------------- */
+
+export async function findUserByIdOrUsername(
+  db: Db,
+  idOrUsername: string,
+): Promise<{ id: number; username: string } | undefined> {
+  const query = db.selectFrom('users').select(['id', 'username']);
+  return /^\d+$/.test(idOrUsername)
+    ? query.where('id', '=', Number(idOrUsername)).executeTakeFirst()
+    : query.where('username', '=', idOrUsername).executeTakeFirst();
+}
+
+export interface StarrerRow {
+  starred_since: string;
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar_url: string | null;
+}
+
+/** One page of a project's starrers, newest star first, optionally those whose username or name matches. */
+export function readStarrerPage(
+  db: Db,
+  projectId: number,
+  search: string | undefined,
+  window: PageWindow,
+): Promise<Page<StarrerRow>> {
+  let filtered = db
+    .selectFrom('project_stars as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .where('s.project_id', '=', projectId);
+  if (search !== undefined) {
+    const pattern = containsPattern(search);
+    filtered = filtered.where((eb) =>
+      eb.or([
+        sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`,
+        sql<SqlBool>`lower(u.name) like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  return readPageOf(
+    db,
+    filtered,
+    (query) =>
+      query
+        .select(['s.created_at as starred_since', 'u.id', 'u.username', 'u.name', 'u.state', 'u.avatar_url'])
+        .orderBy('s.created_at', 'desc')
+        .orderBy('s.id', 'desc'),
+    window,
+  );
+}
+
+/** The stored languages of a project, largest share first. */
+export function storedLanguages(db: Db, projectId: number): Promise<{ name: string; share: number }[]> {
+  return db
+    .selectFrom('project_languages')
+    .select(['name', 'share'])
+    .where('project_id', '=', projectId)
+    .orderBy('share', 'desc')
+    .orderBy('name')
+    .execute();
+}
+
+/** Replaces the stored languages of a project, as detected at `generation`. */
+export async function storeLanguages(
+  db: Db,
+  projectId: number,
+  generation: number,
+  languages: readonly { name: string; share: number }[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('project_languages').where('project_id', '=', projectId).execute();
+    if (languages.length > 0)
+      await trx
+        .insertInto('project_languages')
+        .values(languages.map((language) => ({ project_id: projectId, ...language })))
+        .execute();
+    await trx
+      .updateTable('projects')
+      .set({ languages_generation: generation })
+      .where('id', '=', projectId)
+      .execute();
+  });
+}
+
+/** Projects whose stored languages are older than their repository (or never detected), a few at a time. */
+export function projectsWithStaleLanguages(db: Db, limit: number): Promise<ProjectRow[]> {
+  return db
+    .selectFrom('projects')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('languages_generation', 'is', null),
+        eb('languages_generation', '<', eb.ref('repository_generation')),
+      ]),
+    )
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
