@@ -5,8 +5,9 @@
 // all at that moment (the machine's speed drifts within a run); the other settings show multiples of the
 // one-worker rates.
 // Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
+// Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=scale` runs only the
-// scale rows.
+// scale rows, `BENCH_ONLY=projects` only the project-list rows.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -14,6 +15,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTIONS, drive, type LoadResult, loadGeneratorName } from './load.js';
 import { sampleMemory } from './memory.js';
+import {
+  PROJECT_SCALE_PER_PAGE,
+  PROJECT_SCALE_SIZES,
+  projectScaleLists,
+  seedProjectScale,
+} from './projectScale.js';
 import { SCALE_PER_PAGE, SCALE_SIZES, scaleLists, seedScaleProjects, writeScaleFixtures } from './scale.js';
 
 const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -268,11 +275,51 @@ async function runScale(): Promise<void> {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+/**
+ * The project-list rows: `GET /projects` and `GET /groups` on an instance of 10 projects and on one of
+ * 10,000, one worker each, next to the minimal Express route (measured before and after each pair).
+ */
+async function runProjectScale(): Promise<void> {
+  const instances: { child: ChildProcess; origin: string; dataDir: string }[] = [];
+  for (const size of PROJECT_SCALE_SIZES) {
+    const dataDir = await mkdtemp(join(tmpdir(), `collab-bench-projects-${size}-`));
+    // A first start loads the demo fixtures; the projects go in while it is stopped.
+    await stop((await startServer(dataDir, 'demo', 1, false)).child);
+    seedProjectScale(dataDir, size);
+    instances.push({ ...(await startServer(dataDir, 'demo', 1, false)), dataDir });
+  }
+  console.log(
+    `\nproject lists at ${PROJECT_SCALE_SIZES.join(' and ')} projects, production mode, 1 worker process (per_page=${PROJECT_SCALE_PER_PAGE}, full form for a signed-in developer)`,
+  );
+  const calibration = await startMinimalExpress();
+  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const [small, large] = instances.map((instance) => projectScaleLists(instance.origin));
+  let before = await calibration.rate();
+  for (const [index, [name, smallUrl]] of (small ?? []).entries()) {
+    const largeUrl = large?.[index]?.[1] ?? '';
+    const smallResult = await measure(smallUrl, headers);
+    const largeResult = await measure(largeUrl, headers);
+    const after = await calibration.rate();
+    const baseline = (before + after) / 2;
+    console.log(formatLoad(`${name} (${PROJECT_SCALE_SIZES[0]})`, smallResult, baseline));
+    const share = ((largeResult.requestsPerSecond / smallResult.requestsPerSecond) * 100).toFixed(0);
+    console.log(
+      `${formatLoad(`${name} (${PROJECT_SCALE_SIZES[1]})`, largeResult, baseline)}   ${share}% of ${PROJECT_SCALE_SIZES[0]}`,
+    );
+    before = after;
+  }
+  await calibration.stop();
+  for (const instance of instances) {
+    await stop(instance.child);
+    await rm(instance.dataDir, { recursive: true, force: true });
+  }
+}
+
 const cores = availableParallelism();
 console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARM_UP_SECONDS} s of warm-up`,
 );
-if (ONLY !== 'scale') {
+if (ONLY === undefined) {
   const calibration = await startMinimalExpress();
   const oneWorker = await runSetting(
     { title: 'production mode (request validation), 1 worker process', workers: 1, validateResponses: false },
@@ -298,4 +345,5 @@ if (ONLY !== 'scale') {
     oneWorker,
   );
 }
-await runScale();
+if (ONLY === undefined || ONLY === 'scale') await runScale();
+if (ONLY === undefined || ONLY === 'projects') await runProjectScale();

@@ -5,6 +5,7 @@ import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { featuresArea } from './areas/features/index.js';
+import { groupsArea } from './areas/groups/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
 import { projectsArea } from './areas/projects/index.js';
@@ -42,7 +43,11 @@ export const AREAS: readonly Area[] = [
   featuresArea,
   accessRequestsArea,
   badgesArea,
+<<<<<<< /tmp/a1/cur
+  groupsArea,
+=======
   projectsArea,
+>>>>>>> /tmp/a1/new
 ];
 
 export interface AppOptions extends DataDirectoryOptions {

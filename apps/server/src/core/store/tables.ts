@@ -36,6 +36,8 @@ export interface GroupsTable {
   created_at: string;
   /** `group`, or `user` for a user's personal namespace (GitLab's namespaces.type Group / User). */
   kind: Generated<'group' | 'user'>;
+  /** The runners registration token (a secret), made on first read by a group administrator. */
+  runners_token: Generated<string | null>;
 }
 
 export interface ProjectsTable {
