@@ -43,11 +43,8 @@ export const AREAS: readonly Area[] = [
   featuresArea,
   accessRequestsArea,
   badgesArea,
-<<<<<<< /tmp/a1/cur
   groupsArea,
-=======
   projectsArea,
->>>>>>> /tmp/a1/new
 ];
 
 export interface AppOptions extends DataDirectoryOptions {

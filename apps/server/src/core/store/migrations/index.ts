@@ -11,11 +11,8 @@ import * as m008 from './008_project_repository_generation.js';
 import * as m009 from './009_namespace_kind.js';
 import * as m010 from './010_badges.js';
 import * as m011 from './011_access_requests.js';
-<<<<<<< /tmp/a1/cur
-import * as m013 from './013_group_runners_token.js';
-=======
 import * as m012 from './012_projects.js';
->>>>>>> /tmp/a1/new
+import * as m013 from './013_group_runners_token.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -29,11 +26,8 @@ const migrations: Record<string, Migration> = {
   '009_namespace_kind': m009,
   '010_badges': m010,
   '011_access_requests': m011,
-<<<<<<< /tmp/a1/cur
-  '013_group_runners_token': m013,
-=======
   '012_projects': m012,
->>>>>>> /tmp/a1/new
+  '013_group_runners_token': m013,
 };
 
 export const migrationProvider: MigrationProvider = {
