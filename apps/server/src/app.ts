@@ -8,7 +8,7 @@ import { featuresArea } from './areas/features/index.js';
 import { groupsArea } from './areas/groups/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
-import { projectsArea } from './areas/projects/index.js';
+import { projectsArea, projectUploadsRouter } from './areas/projects/index.js';
 import { protectedBranchesArea } from './areas/protectedBranches/index.js';
 import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
 import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
@@ -102,6 +102,8 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   );
   // After the API, so that API requests do not walk the docs routes first.
   app.use(docsRouter());
+  // Files uploaded to projects, at their `full_path` on the server's root (outside the API, as GitLab).
+  app.use(projectUploadsRouter(context));
 
   app.use((_req, res) => {
     res.status(404).json({ message: '404 Not Found' });

@@ -2,6 +2,7 @@
 
 import type { RepositoryEvents } from './git/repositoryEvents.js';
 import type { RepositoryStorages } from './git/storages.js';
+import type { InstanceSettings } from './instance.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Db } from './store/database.js';
 
@@ -11,4 +12,6 @@ export interface ServerContext {
   storages: RepositoryStorages;
   jobs: JobQueue;
   repositoryEvents: RepositoryEvents;
+  /** The instance's tier and limits (core/instance.ts). */
+  instance: InstanceSettings;
 }

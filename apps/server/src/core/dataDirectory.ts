@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import type { ServerContext } from './context.js';
 import { RepositoryEvents } from './git/repositoryEvents.js';
 import { RepositoryStorages } from './git/storages.js';
+import { type InstanceSettings, instanceSettings } from './instance.js';
 import { JobQueue } from './jobs/queue.js';
 import { openDatabase } from './store/database.js';
 import { loadFixturesIfEmpty } from './store/fixtures.js';
@@ -19,6 +20,8 @@ export interface DataDirectoryOptions {
   storageNames?: string[];
   /** How often the job queue polls when idle (default 100 ms). */
   jobPollIntervalMs?: number;
+  /** Overrides of the instance settings (tier, limits) over the fixtures file's `instance` section. */
+  instance?: Partial<InstanceSettings>;
 }
 
 export async function openDataDirectory(options: DataDirectoryOptions): Promise<ServerContext> {
@@ -32,6 +35,7 @@ export async function openDataDirectory(options: DataDirectoryOptions): Promise<
     storages,
     jobs: new JobQueue(db, { pollIntervalMs: options.jobPollIntervalMs }),
     repositoryEvents: new RepositoryEvents(),
+    instance: instanceSettings(options.fixtures?.instance, options.instance),
   };
   if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
   return context;

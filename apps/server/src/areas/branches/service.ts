@@ -5,7 +5,7 @@ import {
   type ProjectAccess,
   projectFullPath,
   resolveProjectForRepositoryRead,
-  resolveProjectForSignedIn,
+  resolveProjectForRepositoryWrite,
 } from '../../core/access/access.js';
 import { type Caller, requireScope } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
@@ -131,8 +131,8 @@ export async function createBranch(
   ref: string,
   origin: string,
 ): Promise<Branch> {
-  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
-  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
+  // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
+  const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
   const result = await repositoryOf(context, access.project).createBranch(name, ref);
   if (!result.ok) {
     if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
@@ -149,8 +149,8 @@ export async function deleteBranch(
   projectId: string,
   name: string,
 ): Promise<void> {
-  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
-  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
+  // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
+  const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
   const repo = repositoryOf(context, access.project);
   const branch = await repo.getBranch(name);
   if (!branch) throw notFound('Branch');
@@ -171,8 +171,8 @@ export async function deleteMergedBranches(
   caller: Caller,
   projectId: string,
 ): Promise<string[]> {
-  // A write needs a token: without one the answer is 401, even for a project the caller cannot see.
-  const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
+  // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
+  const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
   const repo = repositoryOf(context, access.project);
   const rules = await loadProtectionRules(context.db, access.project.id);
   const candidates = [...(await repo.mergedBranches(access.project.default_branch))].filter(

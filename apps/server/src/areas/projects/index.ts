@@ -15,6 +15,8 @@
 //   shows its own namespace, so a project shared into a group is told apart by it.
 // - `presentProjectSummaries(context, rows, options)`: the spec's ProjectSummary.
 import type { Area } from '../../core/area.js';
+import { addProjectActionRoutes } from './actionRoutes.js';
+import { registerProjectDeletionJob } from './deletion.js';
 import { projectsRouter } from './routes.js';
 
 export type { PresentOptions, ProjectFull, ProjectSummary } from './present.js';
@@ -24,4 +26,18 @@ export type { ProjectListPage, ProjectListRequest } from './service.js';
 export { listProjectsOfScope } from './service.js';
 export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js';
 
-export const projectsArea: Area = { name: 'projects', router: projectsRouter };
+// The project actions (archive, delete, restore, uploads, shares: actionRoutes.ts) add their routes to the
+// area's router; the uploaded files are served outside the API (projectUploadsRouter, mounted by app.ts).
+export { projectUploadsRouter } from './actionRoutes.js';
+export type { PresentOptions, ProjectFull, ProjectSummary } from './present.js';
+export { presentFullProject, presentFullProjects, presentProjectSummaries } from './present.js';
+export { projectListRequestOf, respondWithProjectList, sendProjectListPage } from './routes.js';
+export type { ProjectListPage, ProjectListRequest } from './service.js';
+export { listProjectsOfScope } from './service.js';
+export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js';
+
+export const projectsArea: Area = {
+  name: 'projects',
+  router: (context) => addProjectActionRoutes(projectsRouter(context), context),
+  registerJobs: registerProjectDeletionJob,
+};

@@ -10,6 +10,7 @@ import type { ServerContext } from '../../core/context.js';
 import { RepositoryEvents } from '../../core/git/repositoryEvents.js';
 import { RepositoryStorages } from '../../core/git/storages.js';
 import { ApiError } from '../../core/http/errors.js';
+import { DEFAULT_INSTANCE_SETTINGS } from '../../core/instance.js';
 import { JobQueue } from '../../core/jobs/queue.js';
 import { openDatabase } from '../../core/store/database.js';
 import { loadFixturesIfEmpty } from '../../core/store/fixtures.js';
@@ -48,7 +49,14 @@ beforeEach(async () => {
   const storages = new RepositoryStorages(dataDir, ['default', 'secondary']);
   await storages.ensureDirectories();
   // The queue is not started: each test runs the move itself, at the moment it chooses.
-  context = { db, dataDir, storages, jobs: new JobQueue(db), repositoryEvents: new RepositoryEvents() };
+  context = {
+    db,
+    dataDir,
+    storages,
+    jobs: new JobQueue(db),
+    repositoryEvents: new RepositoryEvents(),
+    instance: DEFAULT_INSTANCE_SETTINGS,
+  };
   await loadFixturesIfEmpty(context, await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)));
 });
 

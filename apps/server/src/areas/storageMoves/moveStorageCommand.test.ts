@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import { RepositoryEvents } from '../../core/git/repositoryEvents.js';
 import { RepositoryStorages } from '../../core/git/storages.js';
+import { DEFAULT_INSTANCE_SETTINGS } from '../../core/instance.js';
 import { JobQueue } from '../../core/jobs/queue.js';
 import { openDatabase } from '../../core/store/database.js';
 import { loadFixturesIfEmpty } from '../../core/store/fixtures.js';
@@ -34,7 +35,14 @@ beforeAll(async () => {
   const storages = new RepositoryStorages(dataDir, ['default', 'secondary']);
   await storages.ensureDirectories();
   await loadFixturesIfEmpty(
-    { db, dataDir, storages, jobs: new JobQueue(db), repositoryEvents: new RepositoryEvents() },
+    {
+      db,
+      dataDir,
+      storages,
+      jobs: new JobQueue(db),
+      repositoryEvents: new RepositoryEvents(),
+      instance: DEFAULT_INSTANCE_SETTINGS,
+    },
     await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
   );
   await db.destroy();

@@ -14,6 +14,7 @@ import type { ServerContext } from '../../core/context.js';
 import { RepositoryEvents } from '../../core/git/repositoryEvents.js';
 import { RepositoryStorages } from '../../core/git/storages.js';
 import { ApiError } from '../../core/http/errors.js';
+import { DEFAULT_INSTANCE_SETTINGS } from '../../core/instance.js';
 import { JobQueue } from '../../core/jobs/queue.js';
 import { openDatabase } from '../../core/store/database.js';
 import { runStorageMove } from './jobs.js';
@@ -68,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
     storages,
     jobs: new JobQueue(db),
     repositoryEvents: new RepositoryEvents(),
+    instance: DEFAULT_INSTANCE_SETTINGS,
   };
   try {
     await storages.ensureDirectories();

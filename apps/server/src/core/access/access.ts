@@ -203,6 +203,20 @@ export async function resolveProjectForSignedIn(
 }
 
 /**
+ * Repository writes (branches, commits): a signed-in developer or above with an `api` token, of a project that
+ * is not archived. An archived project is read-only: GitLab takes `:push_code` from everyone there (403).
+ */
+export async function resolveProjectForRepositoryWrite(
+  db: Db,
+  caller: Caller,
+  idOrPath: string,
+): Promise<ProjectAccess> {
+  const access = await resolveProjectForSignedIn(db, caller, idOrPath, 'api', AccessLevel.DEVELOPER);
+  if (access.project.archived === 1) throw forbidden();
+  return access;
+}
+
+/**
  * Repository reads: anyone who sees a public or internal project reads its code; in a private project
  * guests do not (reporter and above do).
  */

@@ -34,10 +34,18 @@ export class JobQueue {
     this.handlers.set(kind, handler);
   }
 
-  async enqueue(kind: string, payload: unknown, options: { delayMs?: number } = {}): Promise<number> {
+  /**
+   * Queues a job. With `executor` (a transaction) the job is queued by that transaction, so it exists exactly
+   * when the transaction's other writes do.
+   */
+  async enqueue(
+    kind: string,
+    payload: unknown,
+    options: { delayMs?: number; executor?: Db } = {},
+  ): Promise<number> {
     const now = new Date();
     const runAt = new Date(now.getTime() + (options.delayMs ?? 0)).toISOString();
-    const { id } = await this.db
+    const { id } = await (options.executor ?? this.db)
       .insertInto('jobs')
       .values({
         kind,

@@ -2,6 +2,7 @@
 // repositories …), as JSON. Kept apart from loading them, so that reading it loads no database code (the
 // primary of several workers only prints the tokens).
 import { readFile } from 'node:fs/promises';
+import type { InstanceFixture } from '../instance.js';
 
 export interface FixtureMember {
   username: string;
@@ -9,6 +10,8 @@ export interface FixtureMember {
 }
 
 export interface Fixtures {
+  /** Instance settings: the tier and limits (core/instance.ts); the defaults without it. */
+  instance?: InstanceFixture;
   users: {
     username: string;
     name: string;

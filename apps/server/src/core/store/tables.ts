@@ -55,6 +55,8 @@ export interface ProjectsTable {
   last_activity_at: string;
   /** Bumped after every change of the repository: other processes drop their cached reads of it. */
   repository_generation: number;
+  /** When the project was marked for a delayed deletion (higher tiers; ISO timestamp), else null. */
+  marked_for_deletion_at: Generated<string | null>;
   /** The repository_generation at which `project_languages` was last detected; null before the first time. */
   languages_generation: Generated<number | null>;
   issues_enabled: Generated<number>;
@@ -164,7 +166,19 @@ export interface ProjectImportFailuresTable {
   created_at: string;
 }
 
+/** A file uploaded to a project (`uploads/<project id>/<secret>/<filename>` under the data directory). */
+export interface ProjectUploadsTable {
+  id: Generated<number>;
+  project_id: number;
+  secret: string;
+  filename: string;
+  size: number;
+  uploaded_by: number | null;
+  created_at: string;
+}
+
 export interface Database {
+  project_uploads: ProjectUploadsTable;
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
   groups: GroupsTable;
