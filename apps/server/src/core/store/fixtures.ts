@@ -83,6 +83,12 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         })
         .execute();
     }
+    for (const [key, value] of Object.entries(group.custom_attributes ?? {})) {
+      await db
+        .insertInto('custom_attributes')
+        .values({ subject_type: 'Group', subject_id: id, key, value, created_at: now, updated_at: now })
+        .execute();
+    }
   }
 
   for (const project of fixtures.projects) {

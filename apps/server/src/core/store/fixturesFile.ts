@@ -28,6 +28,8 @@ export interface Fixtures {
     visibility: 'private' | 'internal' | 'public';
     description?: string;
     members?: FixtureMember[];
+    /** Custom attributes (key → value), which administrators read and filter by. */
+    custom_attributes?: Record<string, string>;
   }[];
   projects: {
     /** Full path of the group the project lives in. */

@@ -1,0 +1,263 @@
+// The groups area's queries: which groups a caller may see (GitLab's GroupsFinder, in SQL), one page of them,
+// and what presenting a page needs (the names of their ancestors, custom attributes, statistics), each one
+// query for the whole page.
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Db } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import type { Database } from '../../core/store/tables.js';
+
+const OWNER = 50;
+
+/** Who is asking, as far as group visibility goes. */
+export interface Viewer {
+  userId: number | null;
+  isAdmin: boolean;
+}
+
+/**
+ * Which groups a list starts from, before its filters (GitLab's GroupsFinder#all_groups, in its order of
+ * precedence): `owned` the groups the user owns directly; `minAccessLevel` the groups the user is a direct
+ * member of at that level or above and their descendants; `all` every group (administrators with
+ * all_available); `visible` the groups the user is a member of with their descendants, the ancestors of
+ * those and of the user's projects' groups, plus, with `includePublic`, the public groups (and internal ones
+ * for a signed-in user).
+ */
+export type GroupSelection =
+  | { kind: 'owned'; userId: number }
+  | { kind: 'minAccessLevel'; userId: number; level: number }
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'visible'; userId: number | null; includePublic: boolean };
+
+export interface GroupFilter {
+  selection: GroupSelection;
+  /** Only the direct subgroups of this group. */
+  parentId?: number;
+  skipIds?: readonly number[];
+  /** Part of the name or path, case-insensitive. */
+  search?: string;
+  /** Every pair must match (key and value). */
+  customAttributes?: readonly (readonly [string, string])[];
+}
+
+export type GroupOrder = { by: 'name' | 'path' | 'id'; sort: 'asc' | 'desc' };
+
+export interface GroupRecord {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  parent_id: number | null;
+  visibility: string;
+  description: string;
+  created_at: string;
+  runners_token: string | null;
+}
+
+/**
+ * The IDs of the groups a signed-in user sees without all_available: the groups they are a member of and
+ * their descendants (membership is inherited), and the ancestors of those and of the groups of the projects
+ * they are a member of (GitLab's ObjectHierarchy of authorized_groups and groups). One recursive query.
+ */
+function memberHierarchyIds(userId: number): RawBuilder<unknown> {
+  return sql`
+    with recursive
+      member_groups(id) as (
+        select source_id from members where user_id = ${userId} and source_type = 'Group'
+      ),
+      authorized(id) as (
+        select id from member_groups
+        union
+        select p.namespace_id from members m join projects p on p.id = m.source_id
+        where m.user_id = ${userId} and m.source_type = 'Project'
+      ),
+      ancestors(id) as (
+        select id from authorized
+        union
+        select g.parent_id from groups g join ancestors a on g.id = a.id where g.parent_id is not null
+      ),
+      descendants(id) as (
+        select id from member_groups
+        union
+        select g.id from groups g join descendants d on g.parent_id = d.id
+      )
+    select id from ancestors union select id from descendants`;
+}
+
+/** The groups a user is a direct member of at `level` or above, and their descendants. */
+function minAccessLevelIds(userId: number, level: number): RawBuilder<unknown> {
+  return sql`
+    with recursive reached(id) as (
+      select source_id from members
+      where user_id = ${userId} and source_type = 'Group' and access_level >= ${level}
+      union
+      select g.id from groups g join reached r on g.parent_id = r.id
+    )
+    select id from reached`;
+}
+
+function selectionCondition(selection: GroupSelection): RawBuilder<boolean> {
+  switch (selection.kind) {
+    case 'all':
+      return sql<boolean>`1 = 1`;
+    case 'none':
+      return sql<boolean>`1 = 0`;
+    case 'owned':
+      return sql<boolean>`groups.id in (
+        select source_id from members
+        where user_id = ${selection.userId} and source_type = 'Group' and access_level = ${OWNER})`;
+    case 'minAccessLevel':
+      return sql<boolean>`groups.id in (${minAccessLevelIds(selection.userId, selection.level)})`;
+    case 'visible': {
+      const { userId, includePublic } = selection;
+      const publicLevels = userId === null ? ['public'] : ['public', 'internal'];
+      const members =
+        userId === null ? sql<boolean>`1 = 0` : sql<boolean>`groups.id in (${memberHierarchyIds(userId)})`;
+      if (!includePublic) return members;
+      return sql<boolean>`(groups.visibility in (${sql.join(publicLevels)}) or ${members})`;
+    }
+  }
+}
+
+/** `%` and `_` of a search stand for themselves. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+type GroupsQuery = SelectQueryBuilder<Database, 'groups', object>;
+
+/** The groups of `filter`, selecting nothing yet (for readPageOf and for single lookups). */
+function filteredGroups(db: Db, filter: GroupFilter): GroupsQuery {
+  let query: GroupsQuery = db
+    .selectFrom('groups')
+    .where('groups.kind', '=', 'group')
+    .where(selectionCondition(filter.selection));
+  if (filter.parentId !== undefined) query = query.where('groups.parent_id', '=', filter.parentId);
+  if (filter.skipIds && filter.skipIds.length > 0) query = query.where('groups.id', 'not in', filter.skipIds);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    query = query.where(
+      sql<boolean>`(lower(groups.name) like ${pattern} escape '\\' or lower(groups.path) like ${pattern} escape '\\')`,
+    );
+  }
+  for (const [key, value] of filter.customAttributes ?? []) {
+    query = query.where(sql<boolean>`exists (
+      select 1 from custom_attributes ca
+      where ca.subject_type = 'Group' and ca.subject_id = groups.id and ca.key = ${key} and ca.value = ${value})`);
+  }
+  return query;
+}
+
+const RECORD_COLUMNS = [
+  'groups.id',
+  'groups.name',
+  'groups.path',
+  'groups.full_path',
+  'groups.parent_id',
+  'groups.visibility',
+  'groups.description',
+  'groups.created_at',
+  'groups.runners_token',
+] as const;
+
+/** One page of the groups of `filter` in `order` (the ID breaks ties, ascending, as GitLab's list does). */
+export function pageOfGroups(
+  db: Db,
+  filter: GroupFilter,
+  order: GroupOrder,
+  window: PageWindow,
+): Promise<Page<GroupRecord>> {
+  return readPageOf(
+    db,
+    filteredGroups(db, filter),
+    (query) => {
+      const selected = query.select(RECORD_COLUMNS).orderBy(`groups.${order.by}`, order.sort);
+      return order.by === 'id' ? selected : selected.orderBy('groups.id', 'asc');
+    },
+    window,
+  );
+}
+
+/** A group (no personal namespace) by numeric ID or full path, if `filter` lets it through. */
+export function findGroupIn(db: Db, idOrPath: string, filter: GroupFilter): Promise<GroupRecord | undefined> {
+  const query = filteredGroups(db, filter).select(RECORD_COLUMNS);
+  return /^\d+$/.test(idOrPath)
+    ? query.where('groups.id', '=', Number(idOrPath)).executeTakeFirst()
+    : query.where('groups.full_path', '=', idOrPath).executeTakeFirst();
+}
+
+/** The display names of groups: their own and their ancestors' names, top first, joined by ` / `. */
+export async function fullNamesOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  const names = new Map<number, string>();
+  if (ids.length === 0) return names;
+  const { rows } = await sql<{ group_id: number; depth: number; name: string }>`
+    with recursive chain(group_id, ancestor_id, depth, name) as (
+      select id, parent_id, 0, name from groups where id in (${sql.join(ids)})
+      union all
+      select c.group_id, g.parent_id, c.depth + 1, g.name from chain c join groups g on g.id = c.ancestor_id
+    )
+    select group_id, depth, name from chain order by group_id, depth desc`.execute(db);
+  for (const row of rows) {
+    const before = names.get(row.group_id);
+    names.set(row.group_id, before === undefined ? row.name : `${before} / ${row.name}`);
+  }
+  return names;
+}
+
+export interface CustomAttribute {
+  key: string;
+  value: string;
+}
+
+/** The custom attributes of groups, in the order they were set. */
+export async function customAttributesOf(
+  db: Db,
+  ids: readonly number[],
+): Promise<Map<number, CustomAttribute[]>> {
+  const attributes = new Map<number, CustomAttribute[]>();
+  if (ids.length === 0) return attributes;
+  const rows = await db
+    .selectFrom('custom_attributes')
+    .select(['subject_id', 'key', 'value'])
+    .where('subject_type', '=', 'Group')
+    .where('subject_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const list = attributes.get(row.subject_id) ?? [];
+    list.push({ key: row.key, value: row.value });
+    attributes.set(row.subject_id, list);
+  }
+  return attributes;
+}
+
+/**
+ * Gives the group a runners token unless it has one (a concurrent reader may have made it first: the token
+ * that was stored wins), and returns the stored token.
+ */
+export async function ensureRunnersToken(db: Db, groupId: number, token: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('groups')
+      .set({ runners_token: token })
+      .where('id', '=', groupId)
+      .where('runners_token', 'is', null)
+      .execute();
+    const row = await trx
+      .selectFrom('groups')
+      .select('runners_token')
+      .where('id', '=', groupId)
+      .executeTakeFirstOrThrow();
+    return row.runners_token ?? token;
+  });
+}
+
+/** The projects directly in these groups, with where their repositories are (for statistics). */
+export function projectsInGroups(db: Db, groupIds: readonly number[]) {
+  if (groupIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('projects')
+    .select(['id', 'namespace_id', 'repository_storage', 'repository_generation'])
+    .where('namespace_id', 'in', groupIds)
+    .execute();
+}
