@@ -9,6 +9,7 @@ import {
   startListServer,
 } from '../http/pagination.testSupport.js';
 import type { Schemas } from '../http/types.js';
+import { countKeyOf } from './paging.js';
 
 const COUNT = 10_000;
 const PROJECT = '/projects/acme%2Ftools';
@@ -174,5 +175,30 @@ describe('a page past the end, however large', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([]);
     expect(answer.headers['x-total']).toBe('0');
+  });
+});
+
+describe('the key of a cached count', () => {
+  const windowOf = (offset: number, limit: number) => ({ offset, limit });
+  const rowsOf = (offset: number, limit: number, ref = 'main') =>
+    server.app.context.db
+      .selectFrom('pipelines')
+      .select('id')
+      .where('ref', '=', ref)
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .compile();
+
+  it('is one for every window of one query, and another for other filters', () => {
+    const first = countKeyOf(rowsOf(0, 20), windowOf(0, 20));
+    expect(countKeyOf(rowsOf(40, 20), windowOf(40, 20))).toBe(first);
+    expect(countKeyOf(rowsOf(20, 20), windowOf(20, 20))).toBe(first);
+    expect(countKeyOf(rowsOf(0, 20, 'develop'), windowOf(0, 20))).not.toBe(first);
+  });
+
+  it('keeps the window when the query does not end with it', () => {
+    const query = server.app.context.db.selectFrom('pipelines').select('id').where('id', '=', 20).compile();
+    expect(countKeyOf(query, windowOf(0, 20))).toBe(JSON.stringify([query.sql, [20]]));
   });
 });
