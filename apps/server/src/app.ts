@@ -7,6 +7,7 @@ import { deployKeysArea } from './areas/deployKeys/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupsArea } from './areas/groups/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
+import { projectHooksArea } from './areas/projectHooks/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
 import { projectsArea, projectUploadsRouter } from './areas/projects/index.js';
 import { protectedBranchesArea } from './areas/protectedBranches/index.js';
@@ -43,6 +44,7 @@ export const AREAS: readonly Area[] = [
   featuresArea,
   accessRequestsArea,
   badgesArea,
+  projectHooksArea,
   groupsArea,
   projectsArea,
 ];
@@ -52,6 +54,11 @@ export interface AppOptions extends DataDirectoryOptions {
   validateResponses?: boolean;
   /** Real seconds per declared second of a pipeline job (default 1); tests pass a small value. */
   pipelineTimeScale?: number;
+  /**
+   * Scheme, host and port clients reach the server at (links in hook payloads); default
+   * `http://127.0.0.1:3000`, the address `pnpm start` listens on.
+   */
+  externalUrl?: string;
   /**
    * Run the background jobs in this process (default true). With several server processes on one data
    * directory exactly one runs them; the others only queue work.
@@ -68,7 +75,10 @@ export interface CollabApp {
 export async function createApp(options: AppOptions): Promise<CollabApp> {
   const context = await openDataDirectory(options);
   const { db, jobs } = context;
-  const areaOptions = { pipelineTimeScale: options.pipelineTimeScale ?? 1 };
+  const areaOptions = {
+    pipelineTimeScale: options.pipelineTimeScale ?? 1,
+    externalUrl: options.externalUrl ?? 'http://127.0.0.1:3000',
+  };
   for (const area of AREAS) area.registerJobs?.(context, areaOptions);
   if (options.runJobs ?? true) await jobs.start();
 

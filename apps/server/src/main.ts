@@ -29,6 +29,7 @@ async function serve(runJobs: boolean): Promise<void> {
     validateResponses: config.validateResponses,
     storageNames: config.storageNames,
     runJobs,
+    externalUrl: `http://${config.host}:${config.port}`,
   });
   const listener = server.app.listen(config.port, config.host, () => {
     const address = listener.address();

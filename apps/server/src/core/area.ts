@@ -6,6 +6,8 @@ import type { ServerContext } from './context.js';
 export interface AreaOptions {
   /** Real seconds per declared second of a pipeline job (1 in production; tests pass a small value). */
   pipelineTimeScale: number;
+  /** Scheme, host and port clients reach this server at: links that leave a request (hook payloads). */
+  externalUrl: string;
 }
 
 export interface Area {

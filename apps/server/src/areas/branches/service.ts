@@ -7,10 +7,11 @@ import {
   resolveProjectForRepositoryRead,
   resolveProjectForRepositoryWrite,
 } from '../../core/access/access.js';
-import { type Caller, requireScope } from '../../core/access/caller.js';
+import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import type { BranchInfo } from '../../core/git/repository.js';
+import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
 import { type Page, type PageWindow, pageOfList } from '../../core/store/paging.js';
@@ -133,13 +134,16 @@ export async function createBranch(
 ): Promise<Branch> {
   // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
   const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
+  const user = requireUser(caller);
   const result = await repositoryOf(context, access.project).createBranch(name, ref);
   if (!result.ok) {
     if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
     if (result.reason === 'exists') throw badRequest('Branch already exists');
     throw badRequest('Invalid reference name');
   }
-  await context.repositoryEvents.changed(context.db, access.project.id);
+  await context.repositoryEvents.changed(context.db, access.project.id, [
+    { ref: `refs/heads/${name}`, before: ZERO_SHA, after: result.branch.commit.id, userId: user.id },
+  ]);
   return presentBranch(await branchView(context, caller, access, origin, [name]), result.branch);
 }
 
@@ -151,6 +155,7 @@ export async function deleteBranch(
 ): Promise<void> {
   // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
   const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
+  const user = requireUser(caller);
   const repo = repositoryOf(context, access.project);
   const branch = await repo.getBranch(name);
   if (!branch) throw notFound('Branch');
@@ -162,7 +167,9 @@ export async function deleteBranch(
   }
   const deleted = await repo.deleteBranch(name, branch.commit.id);
   if (!deleted.ok) throw badRequest('The branch was updated while it was being deleted; try again.');
-  await context.repositoryEvents.changed(context.db, access.project.id);
+  await context.repositoryEvents.changed(context.db, access.project.id, [
+    { ref: `refs/heads/${name}`, before: branch.commit.id, after: ZERO_SHA, userId: user.id },
+  ]);
 }
 
 /** Deletes every branch merged into the default branch, except the default branch and protected branches. */
@@ -173,16 +180,18 @@ export async function deleteMergedBranches(
 ): Promise<string[]> {
   // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
   const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
+  const user = requireUser(caller);
   const repo = repositoryOf(context, access.project);
   const rules = await loadProtectionRules(context.db, access.project.id);
   const candidates = [...(await repo.mergedBranches(access.project.default_branch))].filter(
     (name) => name !== access.project.default_branch && matchingRules(rules, name).length === 0,
   );
-  const deleted: string[] = [];
+  const deleted: RefChange[] = [];
   for (const name of candidates) {
     const branch = await repo.getBranch(name);
-    if (branch && (await repo.deleteBranch(name, branch.commit.id)).ok) deleted.push(name);
+    if (branch && (await repo.deleteBranch(name, branch.commit.id)).ok)
+      deleted.push({ ref: `refs/heads/${name}`, before: branch.commit.id, after: ZERO_SHA, userId: user.id });
   }
-  if (deleted.length > 0) await context.repositoryEvents.changed(context.db, access.project.id);
-  return deleted;
+  if (deleted.length > 0) await context.repositoryEvents.changed(context.db, access.project.id, deleted);
+  return deleted.map((change) => change.ref.slice('refs/heads/'.length));
 }

@@ -8,3 +8,4 @@ export const pipelinesArea: Area = {
   router: pipelinesRouter,
   registerJobs: (context, options) => registerPipelineJobs(context, { timeScale: options.pipelineTimeScale }),
 };
+export { onPipelineStatusChange, type PipelineStatusListener } from './events.js';

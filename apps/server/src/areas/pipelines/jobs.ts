@@ -1,6 +1,7 @@
 // The pipeline runner: one queue job per step; each step advances the pipeline as far as the clock allows
 // and queues the next step for when the next running job is due.
 import type { ServerContext } from '../../core/context.js';
+import { pipelineStatusChanged } from './events.js';
 import {
   advanceStoredPipeline,
   PIPELINE_ADVANCE_JOB,
@@ -18,7 +19,13 @@ export function registerPipelineJobs(context: ServerContext, options: PipelineRu
     throw new Error(`pipelineTimeScale must be a positive number, not ${options.timeScale}`);
   context.jobs.register(PIPELINE_ADVANCE_JOB, async (payload) => {
     const { pipelineId } = payload as PipelineAdvancePayload;
-    const wakeInMs = await advanceStoredPipeline(context.db, pipelineId, new Date(), options.timeScale);
+    const { wakeInMs, statusChanged } = await advanceStoredPipeline(
+      context.db,
+      pipelineId,
+      new Date(),
+      options.timeScale,
+    );
+    if (statusChanged) await pipelineStatusChanged(context, pipelineId);
     if (wakeInMs !== null) await scheduleAdvance(context, pipelineId, wakeInMs);
   });
 }

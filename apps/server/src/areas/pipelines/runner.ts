@@ -90,21 +90,21 @@ export async function saveStep(db: Executor, pipelineId: number, step: Step, now
 }
 
 /**
- * Runs one step of a pipeline at `now`. Returns when to look again (ms), or null when the pipeline stopped,
- * waits for a person, or no longer exists.
+ * Runs one step of a pipeline at `now`. Returns when to look again (ms; null when the pipeline stopped,
+ * waits for a person, or no longer exists) and whether the step changed the pipeline's status.
  */
 export async function advanceStoredPipeline(
   db: Db,
   pipelineId: number,
   now: Date,
   timeScale: number,
-): Promise<number | null> {
+): Promise<{ wakeInMs: number | null; statusChanged: boolean }> {
   return db.transaction().execute(async (trx) => {
     const state = await loadPipelineState(trx, pipelineId);
-    if (!state) return null;
+    if (!state) return { wakeInMs: null, statusChanged: false };
     const step = advancePipeline(state.pipeline, state.jobs, now, timeScale);
     await saveStep(trx, pipelineId, step, now);
-    return step.wakeInMs;
+    return { wakeInMs: step.wakeInMs, statusChanged: step.pipeline.status !== state.pipeline.status };
   });
 }
 

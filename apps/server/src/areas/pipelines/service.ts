@@ -20,6 +20,7 @@ import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.
 import type { FeatureActor } from '../features/index.js';
 import { isFeatureEnabled, userActor } from '../features/index.js';
 import { CI_CONFIG_PATH, type CiTestSuite, parseCiConfig } from './config.js';
+import { pipelineStatusChanged } from './events.js';
 import {
   cancelPipeline as cancelStep,
   FINISHED_PIPELINE_STATUSES,
@@ -261,6 +262,7 @@ export async function createPipeline(
   });
   // Read before the runner's first step can move it: the answer shows the pipeline as created.
   const created = presentPipeline(await loadPipeline(context, access, pipelineId), access, origin);
+  await pipelineStatusChanged(context, pipelineId);
   if (parsed.ok) await scheduleAdvance(context, pipelineId, 0);
   return created;
 }
@@ -425,12 +427,14 @@ export async function cancelPipeline(
 ): Promise<Pipeline> {
   const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.DEVELOPER);
   await loadPipeline(context, access, pipelineId);
-  await context.db.transaction().execute(async (trx) => {
+  const canceled = await context.db.transaction().execute(async (trx) => {
     const state = await loadPipelineState(trx, pipelineId);
     const now = new Date();
     const step = state && cancelStep(state.pipeline, state.jobs, now);
     if (step) await saveStep(trx, pipelineId, step, now);
+    return step !== null && step !== undefined;
   });
+  if (canceled) await pipelineStatusChanged(context, pipelineId);
   return presentPipeline(await loadPipeline(context, access, pipelineId), access, origin);
 }
 
@@ -451,7 +455,10 @@ export async function retryPipeline(
     return step !== null && step !== undefined;
   });
   const pipeline = presentPipeline(await loadPipeline(context, access, pipelineId), access, origin);
-  if (retried) await scheduleAdvance(context, pipelineId, 0);
+  if (retried) {
+    await pipelineStatusChanged(context, pipelineId);
+    await scheduleAdvance(context, pipelineId, 0);
+  }
   return pipeline;
 }
 

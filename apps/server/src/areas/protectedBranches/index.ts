@@ -10,4 +10,5 @@ export {
   loadProtectionRules,
   matchingRules,
   type ProtectionRule,
+  ruleMatches,
 } from './rules.js';

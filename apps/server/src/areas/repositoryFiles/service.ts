@@ -134,5 +134,7 @@ export async function changeRepositoryFile(
     expectedLastCommitId: 'last_commit_id' in body ? body.last_commit_id : undefined,
   });
   if (!result.ok) throw new ApiError(400, { message: FAILURE_MESSAGES[result.reason] });
-  await context.repositoryEvents.changed(context.db, project.id);
+  await context.repositoryEvents.changed(context.db, project.id, [
+    { ref: `refs/heads/${body.branch}`, before: result.before, after: result.commitId, userId: user.id },
+  ]);
 }

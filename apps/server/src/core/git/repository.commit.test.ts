@@ -57,7 +57,9 @@ function git(
 
 const out = async (repo: string, ...args: string[]) => (await git(repo, args)).stdout.trim();
 
-function expectOk(result: CommitFileChangeResult): asserts result is { ok: true; commitId: string } {
+function expectOk(
+  result: CommitFileChangeResult,
+): asserts result is Extract<CommitFileChangeResult, { ok: true }> {
   expect(result).toMatchObject({ ok: true });
 }
 

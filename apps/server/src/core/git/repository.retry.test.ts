@@ -67,7 +67,9 @@ async function commitElsewhere(repo: string, filePath: string, message: string):
   await git(repo, 'update-ref', 'refs/heads/main', commit, tip);
 }
 
-function expectOk(result: CommitFileChangeResult): asserts result is { ok: true; commitId: string } {
+function expectOk(
+  result: CommitFileChangeResult,
+): asserts result is Extract<CommitFileChangeResult, { ok: true }> {
   expect(result).toMatchObject({ ok: true });
 }
 

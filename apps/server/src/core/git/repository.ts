@@ -125,7 +125,9 @@ export type CommitFailureReason =
 
 export type Failure<R extends string> = { ok: false; reason: R; message: string };
 
-export type CommitFileChangeResult = { ok: true; commitId: string } | Failure<CommitFailureReason>;
+export type CommitFileChangeResult =
+  /** `before`: the branch's tip the commit replaced, the zero SHA when the commit made the branch. */
+  { ok: true; commitId: string; before: string } | Failure<CommitFailureReason>;
 
 /** An attempt's result: `update-ref` refused to move the branch (it moved, or its lock was taken). */
 type CommitAttempt = CommitFileChangeResult | { ok: false; reason: 'ref_refused' };
@@ -419,6 +421,10 @@ function toBranchInfo(record: string[]): BranchInfo {
     },
   };
 }
+
+/** toBranchInfo's fields from `git log` (no ref name: the first field stays empty). */
+const RANGE_COMMIT_FIELDS = ['', '%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'];
+const RANGE_COMMIT_FORMAT = RANGE_COMMIT_FIELDS.map((field) => `${field}%x00`).join('');
 
 const BLAME_COMMIT_FIELDS = ['%H', '%P', '%an', '%ae', '%aI', '%cn', '%ce', '%cI', '%B'];
 const BLAME_COMMIT_FORMAT = BLAME_COMMIT_FIELDS.map((field) => `${field}%x00`).join('');
@@ -783,7 +789,7 @@ export class GitRepository {
     }
     if (outcome !== 'committed') return { ok: false, reason: 'ref_refused' };
     repositoryReadCache.invalidate(this.path);
-    return { ok: true, commitId: commit.id };
+    return { ok: true, commitId: commit.id, before: oldValue };
   }
 
   /** All branches, sorted by name, with their tip commits, from a single for-each-ref call. */
@@ -990,6 +996,29 @@ export class GitRepository {
     } catch (error) {
       return { ok: false, error: maskCredentials(String(error), url) };
     }
+  }
+
+  /**
+   * The commits reachable from `tip` and not from `exclude` (a SHA or branch; null for all of them): the
+   * newest `limit`, oldest first, and how many there are in all. The commits of a push, as GitLab's hooks
+   * list them.
+   */
+  async commitsInRange(
+    tip: string,
+    exclude: string | null,
+    limit: number,
+  ): Promise<{ commits: BranchCommitInfo[]; total: number }> {
+    if (!isSafeRevision(tip) || (exclude !== null && !isSafeRevision(exclude)))
+      return { commits: [], total: 0 };
+    const range = exclude === null ? [tip] : [tip, `^${exclude}`];
+    const [count, log] = await Promise.all([
+      this.gitOk(['rev-list', '--count', ...range, '--']),
+      this.gitOk(['log', `-n${limit}`, `--format=${RANGE_COMMIT_FORMAT}`, ...range, '--']),
+    ]);
+    const commits = parseRecords(log, RANGE_COMMIT_FIELDS.length).map(
+      (record) => toBranchInfo(record).commit,
+    );
+    return { commits: commits.reverse(), total: Number(count.toString('utf8').trim()) };
   }
 
   /** The names of the repository's tags. */

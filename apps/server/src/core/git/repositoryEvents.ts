@@ -2,7 +2,23 @@
 // deleted branch. Listeners should only enqueue work; they run inside the request that changed the repository.
 import type { Db } from '../store/database.js';
 
-export type RepositoryChangeListener = (projectId: number) => Promise<void>;
+/** The SHA of no commit: a ref's `before` when it was made, its `after` when it was deleted. */
+export const ZERO_SHA = '0'.repeat(40);
+
+/**
+ * One ref a change moved: `before` and `after` are its old and new commits, the zero SHA when the change made
+ * or deleted it (git's and GitLab's convention). `userId` made the change.
+ */
+export interface RefChange {
+  /** The full ref name, `refs/heads/<branch>`. */
+  ref: string;
+  before: string;
+  after: string;
+  userId: number;
+}
+
+/** `refs` are the refs the change moved; empty when that is not known (an import replaces everything). */
+export type RepositoryChangeListener = (projectId: number, refs: readonly RefChange[]) => Promise<void>;
 
 export class RepositoryEvents {
   private readonly listeners: RepositoryChangeListener[] = [];
@@ -11,7 +27,7 @@ export class RepositoryEvents {
     this.listeners.push(listener);
   }
 
-  async changed(db: Db, projectId: number): Promise<void> {
+  async changed(db: Db, projectId: number, refs: readonly RefChange[] = []): Promise<void> {
     await db
       .updateTable('projects')
       .set((eb) => ({
@@ -20,6 +36,6 @@ export class RepositoryEvents {
       }))
       .where('id', '=', projectId)
       .execute();
-    for (const listener of this.listeners) await listener(projectId);
+    for (const listener of this.listeners) await listener(projectId, refs);
   }
 }

@@ -67,7 +67,6 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         visibility: group.visibility,
         description: group.description ?? '',
         created_at: now,
-        kind: group.kind ?? 'group',
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -109,8 +108,6 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         created_at: now,
         last_activity_at: now,
         repository_generation: 0,
-        issues_enabled: project.issues_enabled === false ? 0 : 1,
-        merge_requests_enabled: project.merge_requests_enabled === false ? 0 : 1,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -124,20 +121,6 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
           access_level: member.access_level,
           created_at: now,
         })
-        .execute();
-    }
-    for (const [index, username] of (project.starred_by ?? []).entries()) {
-      // A second apart, so the starrers' order (newest first) is the file's, reversed.
-      const starredAt = new Date(Date.parse(now) + index * 1000).toISOString();
-      await db
-        .insertInto('project_stars')
-        .values({ user_id: userId(username), project_id: id, created_at: starredAt })
-        .execute();
-    }
-    for (const [key, value] of Object.entries(project.custom_attributes ?? {})) {
-      await db
-        .insertInto('custom_attributes')
-        .values({ subject_type: 'Project', subject_id: id, key, value, created_at: now, updated_at: now })
         .execute();
     }
     for (const share of project.shared_with ?? []) {
@@ -182,6 +165,30 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
             group_id: null,
           },
         ])
+        .execute();
+    }
+    for (const hook of project.hooks ?? []) {
+      const flag = (value: boolean | undefined): number => (value ? 1 : 0);
+      await db
+        .insertInto('project_hooks')
+        .values({
+          project_id: id,
+          url: hook.url,
+          token: hook.token ?? null,
+          push_events: flag(hook.push_events),
+          tag_push_events: flag(hook.tag_push_events),
+          issues_events: flag(hook.issues_events),
+          confidential_issues_events: flag(hook.confidential_issues_events),
+          merge_requests_events: flag(hook.merge_requests_events),
+          note_events: flag(hook.note_events),
+          confidential_note_events: flag(hook.confidential_note_events),
+          job_events: flag(hook.job_events),
+          pipeline_events: flag(hook.pipeline_events),
+          wiki_page_events: flag(hook.wiki_page_events),
+          push_events_branch_filter: hook.push_events_branch_filter ?? '',
+          enable_ssl_verification: flag(hook.enable_ssl_verification ?? true),
+          created_at: now,
+        })
         .execute();
     }
     const repoPath = context.storages.pathFor(context.storages.names[0] ?? 'default', id);

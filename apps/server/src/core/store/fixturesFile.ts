@@ -9,6 +9,26 @@ export interface FixtureMember {
   access_level: number;
 }
 
+/** A project hook: its URL, secret token, event flags and push branch filter (GitLab's hook attributes). */
+export interface FixtureHook {
+  url: string;
+  token?: string;
+  push_events?: boolean;
+  tag_push_events?: boolean;
+  issues_events?: boolean;
+  confidential_issues_events?: boolean;
+  merge_requests_events?: boolean;
+  note_events?: boolean;
+  confidential_note_events?: boolean;
+  job_events?: boolean;
+  pipeline_events?: boolean;
+  wiki_page_events?: boolean;
+  /** A branch name or wildcard; push events of other branches are not sent. Empty or absent: all. */
+  push_events_branch_filter?: string;
+  /** Default true. */
+  enable_ssl_verification?: boolean;
+}
+
 export interface Fixtures {
   /** Instance settings: the tier and limits (core/instance.ts); the defaults without it. */
   instance?: InstanceFixture;
@@ -30,8 +50,6 @@ export interface Fixtures {
     members?: FixtureMember[];
     /** Custom attributes (key → value), which administrators read and filter by. */
     custom_attributes?: Record<string, string>;
-    /** `user` for a user's personal namespace (path: the username; the user should be its owner member). */
-    kind?: 'group' | 'user';
   }[];
   projects: {
     /** Full path of the group the project lives in. */
@@ -45,13 +63,8 @@ export interface Fixtures {
     members?: FixtureMember[];
     shared_with?: { group: string; group_access: number }[];
     protected_branches?: { name: string; push_access_level: number; merge_access_level: number }[];
-    /** Usernames of the users who starred the project, in starring order. */
-    starred_by?: string[];
-    /** Custom attributes (key → value), which administrators read and filter by. */
-    custom_attributes?: Record<string, string>;
-    /** The issues and merge requests features (default on). */
-    issues_enabled?: boolean;
-    merge_requests_enabled?: boolean;
+    /** Webhooks of the project (the API only reads them); flags left out are off. */
+    hooks?: FixtureHook[];
     repository?: {
       /** Files committed to the default branch, one commit each, in order. */
       files: Record<string, string>;

@@ -202,6 +202,8 @@ export interface Database {
   features: FeaturesTable;
   feature_gates: FeatureGatesTable;
   badges: BadgesTable;
+  project_hooks: ProjectHooksTable;
+  project_hook_deliveries: ProjectHookDeliveriesTable;
   project_stars: ProjectStarsTable;
   custom_attributes: CustomAttributesTable;
   project_languages: ProjectLanguagesTable;
@@ -324,6 +326,47 @@ export interface FeatureGatesTable {
   key: string;
   /** `true`, a percentage, a flipper id (`User:1`) or a feature-group name. */
   value: string;
+}
+
+/** A webhook of a project. Event flags are 0 or 1. */
+export interface ProjectHooksTable {
+  id: Generated<number>;
+  project_id: number;
+  url: string;
+  /** The secret sent with each delivery: never part of a response. */
+  token: string | null;
+  push_events: number;
+  tag_push_events: number;
+  issues_events: number;
+  confidential_issues_events: number;
+  merge_requests_events: number;
+  note_events: number;
+  confidential_note_events: number;
+  job_events: number;
+  pipeline_events: number;
+  wiki_page_events: number;
+  /** Empty for every branch; else a branch name or wildcard. */
+  push_events_branch_filter: string;
+  enable_ssl_verification: number;
+  created_at: string;
+}
+
+/** One event sent to one hook, with its attempts so far. */
+export interface ProjectHookDeliveriesTable {
+  id: Generated<number>;
+  hook_id: number;
+  /** `Push Hook`, `Tag Push Hook` or `Pipeline Hook`. */
+  event: string;
+  event_uuid: string;
+  /** The JSON body. */
+  payload: string;
+  /** `pending`, `delivered` or `failed`. */
+  state: string;
+  attempts: number;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A badge of a project or of a group: exactly one of project_id and group_id is set. */

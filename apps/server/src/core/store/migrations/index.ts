@@ -13,6 +13,7 @@ import * as m010 from './010_badges.js';
 import * as m011 from './011_access_requests.js';
 import * as m012 from './012_projects.js';
 import * as m013 from './013_group_runners_token.js';
+import * as m014 from './014_project_hooks.js';
 import * as m015 from './015_project_actions.js';
 
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '011_access_requests': m011,
   '012_projects': m012,
   '013_group_runners_token': m013,
+  '014_project_hooks': m014,
   '015_project_actions': m015,
 };
 

@@ -1,0 +1,124 @@
+// What makes hooks fire: a change of the repository's refs (push and tag push events) and a change of a
+// pipeline's status (pipeline events). Each runs in the request or runner step that made the change: it
+// picks the hooks the event concerns (flags, branch filter), builds the body once and queues the deliveries.
+// Projects without such hooks cost one query.
+import type { ServerContext } from '../../core/context.js';
+import { repositoryOf } from '../../core/git/repositories.js';
+import type { BranchCommitInfo } from '../../core/git/repository.js';
+import { GitError } from '../../core/git/repository.js';
+import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
+import { onPipelineStatusChange } from '../pipelines/index.js';
+import { loadProtectionRules, matchingRules, ruleMatches } from '../protectedBranches/index.js';
+import { queueDeliveries } from './delivery.js';
+import { buildPipelinePayload, buildPushPayload, PUSH_COMMIT_LIMIT, pushEventName } from './payloads.js';
+import {
+  findHookPipeline,
+  findHookProject,
+  findHookUser,
+  type HookProject,
+  type HookRow,
+  hooksWithAnyFlag,
+} from './store.js';
+
+const BRANCH_PREFIX = 'refs/heads/';
+
+/**
+ * Whether a push to `branch` fires a hook with this filter (GitLab's ActiveHookFilter with the wildcard
+ * strategy): an empty filter takes every branch, otherwise the name or wildcard must match the whole name.
+ */
+export function branchFilterMatches(filter: string, branch: string): boolean {
+  return filter === '' || ruleMatches(filter, branch);
+}
+
+/** The hooks a push of `ref` goes to. */
+export function hooksForPush(hooks: readonly HookRow[], ref: string): HookRow[] {
+  if (pushEventName(ref) === 'Tag Push Hook') return hooks.filter((hook) => hook.tag_push_events === 1);
+  if (!ref.startsWith(BRANCH_PREFIX)) return [];
+  const branch = ref.slice(BRANCH_PREFIX.length);
+  return hooks.filter(
+    (hook) => hook.push_events === 1 && branchFilterMatches(hook.push_events_branch_filter, branch),
+  );
+}
+
+/**
+ * The commits a push brings, as GitLab's Git::BranchHooksService counts them: all of them for a new
+ * default branch, those not on the default branch for another new branch, those since `before` for an
+ * update, none for a deletion.
+ */
+async function pushedCommits(
+  context: ServerContext,
+  project: HookProject,
+  change: RefChange,
+): Promise<{ commits: BranchCommitInfo[]; total: number }> {
+  if (change.after === ZERO_SHA) return { commits: [], total: 0 };
+  const newBranch = change.before === ZERO_SHA;
+  const defaultRef = `${BRANCH_PREFIX}${project.default_branch}`;
+  const exclude = !newBranch ? change.before : change.ref === defaultRef ? null : defaultRef;
+  try {
+    return await repositoryOf(context, project).commitsInRange(change.after, exclude, PUSH_COMMIT_LIMIT);
+  } catch (error) {
+    // A repository git cannot read right now (being moved) still gets its event, without commits.
+    if (error instanceof GitError) return { commits: [], total: 0 };
+    throw error;
+  }
+}
+
+async function onRefsChanged(
+  context: ServerContext,
+  baseUrl: string,
+  projectId: number,
+  refs: readonly RefChange[],
+): Promise<void> {
+  if (refs.length === 0) return;
+  const hooks = await hooksWithAnyFlag(context.db, projectId, ['push_events', 'tag_push_events']);
+  if (hooks.length === 0) return;
+  for (const change of refs) {
+    const targets = hooksForPush(hooks, change.ref);
+    if (targets.length === 0) continue;
+    const [project, user] = await Promise.all([
+      findHookProject(context.db, projectId),
+      findHookUser(context.db, change.userId),
+    ]);
+    if (!project || !user) return;
+    const { commits, total } = await pushedCommits(context, project, change);
+    const payload = buildPushPayload({ baseUrl, project, user, change, commits, totalCommits: total });
+    await queueDeliveries(context, targets, pushEventName(change.ref), payload);
+  }
+}
+
+async function onPipelineStatus(context: ServerContext, baseUrl: string, pipelineId: number): Promise<void> {
+  const found = await findHookPipeline(context.db, pipelineId);
+  if (!found) return;
+  const hooks = await hooksWithAnyFlag(context.db, found.pipeline.project_id, ['pipeline_events']);
+  if (hooks.length === 0) return;
+  const [project, user] = await Promise.all([
+    findHookProject(context.db, found.pipeline.project_id),
+    findHookUser(context.db, found.pipeline.user_id),
+  ]);
+  if (!project) return;
+  let commit: BranchCommitInfo | null = null;
+  try {
+    const read = await repositoryOf(context, project).commitsInRange(found.pipeline.sha, null, 1);
+    commit = read.commits[0] ?? null;
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+  }
+  const protectedRef =
+    found.pipeline.tag === 0 &&
+    matchingRules(await loadProtectionRules(context.db, project.id), found.pipeline.ref).length > 0;
+  const payload = buildPipelinePayload({
+    baseUrl,
+    project,
+    user: user ?? null,
+    ...found,
+    commit,
+    protectedRef,
+  });
+  await queueDeliveries(context, hooks, 'Pipeline Hook', payload);
+}
+
+/** Subscribes the hooks to repository and pipeline changes. `baseUrl` starts the links in the payloads. */
+export function registerHookEvents(context: ServerContext, baseUrl: string): void {
+  context.repositoryEvents.onChange((projectId, refs) => onRefsChanged(context, baseUrl, projectId, refs));
+  onPipelineStatusChange(context, (pipelineId) => onPipelineStatus(context, baseUrl, pipelineId));
+}
