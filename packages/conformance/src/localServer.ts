@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Fixtures } from '@collab/server';
 
 export interface LocalServer {
   baseUrl: string;
@@ -16,13 +17,21 @@ export interface LocalServer {
 /** Real seconds per declared second of a pipeline job on the local server. */
 const PIPELINE_TIME_SCALE = 0.01;
 
-export async function startLocalServer(options: { dataDir?: string } = {}): Promise<LocalServer> {
+export interface LocalServerOptions {
+  /** An existing data directory (a restart); a fresh one by default. */
+  dataDir?: string;
+  /** Changes the demo fixtures before the server loads them (a test's own hooks, say). */
+  fixtures?: (demo: Fixtures) => Fixtures;
+}
+
+export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   // Imported lazily: a run against another server never loads this repository's server.
   const { createApp, DEMO_FIXTURES_PATH, readFixturesFile } = await import('@collab/server');
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'collab-conformance-')));
+  const demo = await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH));
   const server = await createApp({
     dataDir,
-    fixtures: await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
+    fixtures: options.fixtures ? options.fixtures(demo) : demo,
     validateResponses: true,
     // The storages of the server's default configuration, so storage moves have somewhere to go.
     storageNames: ['default', 'secondary'],

@@ -1,11 +1,17 @@
 // A web server on 127.0.0.1 that records the uploads the server sends (export archives to `upload[url]`).
-import { createServer } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Receiver {
   /** Where to upload: a path and a query, as a pre-signed URL has. */
   url: string;
-  received: { method: string; url: string; contentType: string | undefined; body: Buffer }[];
+  received: {
+    method: string;
+    url: string;
+    contentType: string | undefined;
+    headers: IncomingHttpHeaders;
+    body: Buffer;
+  }[];
   close(): Promise<void>;
 }
 
@@ -23,6 +29,7 @@ export async function startReceiver(
         method: req.method ?? '',
         url: req.url ?? '',
         contentType: req.headers['content-type'],
+        headers: req.headers,
         body: Buffer.concat(chunks),
       });
       void Promise.resolve(answer(index)).then((status) => res.writeHead(status).end());

@@ -1,0 +1,287 @@
+// Project hooks (document 2, sections 2, 4.3 and 6): listing and reading a project's hooks, who may (GitLab:
+// maintainers and above; 401 without a valid token, 404 for a project the caller may not see, 403 below
+// maintainer), and, on a fresh local server whose fixture hooks point at a receiver this test starts, the
+// deliveries: a commit through the API sends a push event, a pipeline sends pipeline events, and a hook
+// whose branch filter does not match gets nothing.
+//
+// The server under test needs at least one hook on `publicProject` and one on `privateProject` (the demo
+// fixtures have them); the suite finds their IDs through the list.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../src/config.js';
+import { demoConfig, openTarget, RUN, startLocalServer, type Target, targetFor } from '../src/index.js';
+import { type Receiver, startReceiver } from './uploadReceiver.js';
+import { waitFor } from './waitFor.js';
+
+type Caller = Role | 'anonymous' | 'invalid';
+
+interface Hook {
+  id: number;
+  url: string;
+  project_id: number;
+  push_events: boolean;
+  push_events_branch_filter: string;
+  pipeline_events: boolean;
+  [field: string]: unknown;
+}
+
+let target: Target;
+let publicProject: string;
+let privateProject: string;
+let publicHook: Hook;
+let privateHook: Hook;
+
+const enc = encodeURIComponent;
+const hooksPath = (project: string, rest = '') => `/projects/${enc(project)}/hooks${rest}`;
+
+/** Every response goes through target.fetch, which validates it against the spec (status, headers, body). */
+async function call(
+  caller: Caller,
+  path: string,
+  query: Record<string, string> = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const url = new URL(`${target.config.baseUrl}/api/v4${path}`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const headers: Record<string, string> = {};
+  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
+  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
+  const response = await target.fetch(url, { headers });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+}
+
+async function firstHookOf(project: string): Promise<Hook> {
+  const { status, body } = await call('maintainer', hooksPath(project));
+  expect(status).toBe(200);
+  const hook = (body as Hook[])[0];
+  if (!hook) throw new Error(`${project} needs a project hook for this suite (see the file's header)`);
+  return hook;
+}
+
+beforeAll(async () => {
+  target = await openTarget();
+  ({ publicProject, privateProject } = target.config.fixtures);
+  publicHook = await firstHookOf(publicProject);
+  privateHook = await firstHookOf(privateProject);
+});
+afterAll(async () => {
+  await target.close();
+});
+
+const MAY_READ: readonly Caller[] = ['maintainer', 'owner', 'admin'];
+
+describe('GET /projects/:id/hooks', () => {
+  it('lists the hooks to maintainers, owners and administrators, with pagination headers and no token', async () => {
+    for (const caller of MAY_READ) {
+      const { status, body, headers } = await call(caller, hooksPath(publicProject));
+      expect(status, caller).toBe(200);
+      const hooks = body as Hook[];
+      expect(hooks.length).toBeGreaterThan(0);
+      expect(hooks[0]).toEqual(publicHook);
+      for (const hook of hooks) {
+        expect(hook).not.toHaveProperty('token');
+        expect(hook.project_id).toBe(publicHook.project_id);
+      }
+      expect(headers.get('X-Total')).toBe(String(hooks.length));
+      expect(headers.get('X-Page')).toBe('1');
+    }
+  });
+
+  it('pages: per_page=1 gives one hook, a page past the end none', async () => {
+    const first = await call('maintainer', hooksPath(publicProject), { per_page: '1' });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual([publicHook]);
+    expect(first.headers.get('X-Per-Page')).toBe('1');
+    const past = await call('maintainer', hooksPath(publicProject), { page: '1000' });
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual([]);
+  });
+
+  it('answers 401 without a valid token, even for a private project', async () => {
+    for (const caller of ['anonymous', 'invalid', 'revoked'] as const) {
+      expect((await call(caller, hooksPath(publicProject))).status, caller).toBe(401);
+      expect((await call(caller, hooksPath(privateProject))).status, caller).toBe(401);
+    }
+  });
+
+  it('answers 403 to callers below maintainer who see the project, 404 to those who do not', async () => {
+    for (const caller of ['outsider', 'guest', 'reporter', 'developer', 'developerReadRepository'] as const)
+      expect((await call(caller, hooksPath(publicProject))).status, caller).toBe(403);
+    for (const caller of ['guest', 'reporter', 'developer'] as const)
+      expect((await call(caller, hooksPath(privateProject))).status, caller).toBe(403);
+    expect((await call('outsider', hooksPath(privateProject))).status).toBe(404);
+    expect((await call('admin', hooksPath(`no-such-group-${RUN}/nothing`))).status).toBe(404);
+  });
+});
+
+describe('GET /projects/:id/hooks/:hook_id', () => {
+  it('reads a hook as the list shows it', async () => {
+    for (const caller of MAY_READ) {
+      const { status, body } = await call(caller, hooksPath(publicProject, `/${publicHook.id}`));
+      expect(status, caller).toBe(200);
+      expect(body).toEqual(publicHook);
+    }
+    const hidden = await call('maintainer', hooksPath(privateProject, `/${privateHook.id}`));
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toEqual(privateHook);
+  });
+
+  it('answers 404 for a hook of another project and for unknown IDs', async () => {
+    expect((await call('maintainer', hooksPath(publicProject, `/${privateHook.id}`))).status).toBe(404);
+    expect((await call('admin', hooksPath(privateProject, `/${publicHook.id}`))).status).toBe(404);
+    for (const id of ['999999999', '0'])
+      expect((await call('admin', hooksPath(publicProject, `/${id}`))).status, id).toBe(404);
+  });
+
+  it('answers 400 for a hook ID that is no integer', async () => {
+    for (const id of ['abc', '1.5', '1e30'])
+      expect((await call('maintainer', hooksPath(publicProject, `/${id}`))).status, id).toBe(400);
+  });
+
+  it('answers 401, 403 and 404 as the list does', async () => {
+    const path = hooksPath(publicProject, `/${publicHook.id}`);
+    for (const caller of ['anonymous', 'invalid', 'revoked'] as const)
+      expect((await call(caller, path)).status, caller).toBe(401);
+    for (const caller of ['outsider', 'guest', 'reporter', 'developer'] as const)
+      expect((await call(caller, path)).status, caller).toBe(403);
+    expect((await call('outsider', hooksPath(privateProject, `/${privateHook.id}`))).status).toBe(404);
+  });
+});
+
+describe('deliveries (a fresh local server whose hooks point at a local receiver)', () => {
+  let receiver: Receiver;
+  let local: Target;
+  const TOKEN = `hook-secret-${RUN}`;
+
+  beforeAll(async () => {
+    receiver = await startReceiver(() => 200);
+    const base = new URL(receiver.url).origin;
+    const server = await startLocalServer({
+      fixtures: (demo) => ({
+        ...demo,
+        projects: demo.projects.map((project) =>
+          project.path === 'website'
+            ? {
+                ...project,
+                hooks: [
+                  { url: `${base}/all`, token: TOKEN, push_events: true, pipeline_events: true },
+                  { url: `${base}/release`, push_events: true, push_events_branch_filter: 'release/*' },
+                ],
+              }
+            : project,
+        ),
+      }),
+    });
+    local = targetFor(demoConfig(server.baseUrl), server);
+  });
+  afterAll(async () => {
+    await local?.close();
+    await receiver?.close();
+  });
+
+  const bodies = (path: string, event: string) =>
+    receiver.received
+      .filter((r) => r.url === path && r.headers['x-service-event'] === event)
+      .map((r) => JSON.parse(r.body.toString('utf8')) as Record<string, unknown>);
+
+  it('sends a push event for a commit through the API, and only to hooks whose branch filter matches', async () => {
+    const project = local.config.fixtures.publicProject;
+    const maintainer = local.as('maintainer');
+    const before = await maintainer.GET('/projects/{id}/repository/branches/{branch}', {
+      params: { path: { id: project, branch: 'main' } },
+    });
+    const commit = await maintainer.POST('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id: project, file_path: `hooks-${RUN}.txt` } },
+      body: { branch: 'main', content: 'hello hooks\n', commit_message: `Hook test ${RUN}` },
+    });
+    expect(commit.response.status).toBe(201);
+    const after = await maintainer.GET('/projects/{id}/repository/branches/{branch}', {
+      params: { path: { id: project, branch: 'main' } },
+    });
+    const [push] = await waitFor(
+      'the push event',
+      async () => bodies('/all', 'Push Hook'),
+      (list) => list.length > 0,
+    );
+    const delivery = receiver.received.find((r) => r.url === '/all');
+    expect(delivery?.method).toBe('POST');
+    expect(delivery?.contentType).toBe('application/json');
+    expect(delivery?.headers['x-service-token']).toBe(TOKEN);
+    expect(push).toMatchObject({
+      object_kind: 'push',
+      event_name: 'push',
+      ref: 'refs/heads/main',
+      before: before.data?.commit.id,
+      after: after.data?.commit.id,
+      checkout_sha: after.data?.commit.id,
+      user_username: 'maintainer',
+      user_name: local.config.fixtures.users.maintainer.name,
+      total_commits_count: 1,
+      project: { path_with_namespace: project, default_branch: 'main' },
+      repository: { name: 'Website' },
+      commits: [{ id: after.data?.commit.id, title: `Hook test ${RUN}`, message: `Hook test ${RUN}` }],
+    });
+
+    // The release/* hook got nothing for main; a new release branch reaches it (and the other hook).
+    const branch = await maintainer.POST('/projects/{id}/repository/branches', {
+      params: { path: { id: project } },
+      body: { branch: `release/${RUN}`, ref: 'main' },
+    });
+    expect(branch.response.status).toBe(201);
+    const [release] = await waitFor(
+      'the release branch push event',
+      async () => bodies('/release', 'Push Hook'),
+      (list) => list.length > 0,
+    );
+    expect(release).toMatchObject({
+      ref: `refs/heads/release/${RUN}`,
+      before: '0'.repeat(40),
+      after: after.data?.commit.id,
+      commits: [],
+      total_commits_count: 0,
+    });
+    expect(receiver.received.find((r) => r.url === '/release')?.headers['x-service-token']).toBeUndefined();
+    expect(bodies('/release', 'Push Hook').map((b) => b.ref)).toEqual([`refs/heads/release/${RUN}`]);
+  });
+
+  it('sends pipeline events as the pipeline moves, ending with its final status', async () => {
+    const project = local.config.fixtures.publicProject;
+    const created = await local.as('developer').POST('/projects/{id}/pipeline', {
+      params: { path: { id: project } },
+      body: { ref: 'main' },
+    });
+    expect(created.response.status).toBe(201);
+    const id = created.data?.id;
+    const events = await waitFor(
+      'the pipeline events',
+      async () =>
+        bodies('/all', 'Pipeline Hook').filter((b) => (b.object_attributes as { id: number }).id === id),
+      (list) => list.some((b) => (b.object_attributes as { status: string }).status === 'success'),
+    );
+    const statuses = events.map((b) => (b.object_attributes as { status: string }).status);
+    expect(statuses[0]).toBe('pending');
+    expect(statuses).toContain('running');
+    const last = events.find((b) => (b.object_attributes as { status: string }).status === 'success');
+    expect(last).toMatchObject({
+      object_kind: 'pipeline',
+      object_attributes: {
+        id,
+        ref: 'main',
+        sha: created.data?.sha,
+        status: 'success',
+        detailed_status: 'passed',
+        stages: ['build', 'test'],
+        source: 'api',
+      },
+      user: { username: 'developer' },
+      project: { path_with_namespace: project },
+      commit: { id: created.data?.sha },
+    });
+    const builds = (last?.builds ?? []) as { name: string; stage: string; status: string }[];
+    expect(builds.map((b) => [b.name, b.stage, b.status])).toEqual([
+      ['build', 'build', 'success'],
+      ['test', 'test', 'success'],
+    ]);
+    // The release/* hook has no pipeline events.
+    expect(bodies('/release', 'Pipeline Hook')).toEqual([]);
+  });
+});
