@@ -18,10 +18,14 @@ let namespace: string;
 let hiddenGroup: string;
 let sharedGroup: { id: number; path: string; name: string };
 let sharedProject: string;
+let publicProject: string;
+let privateProject: string;
+let internalProject: string;
 
 beforeAll(async () => {
   target = await openTarget();
-  ({ namespace, hiddenGroup, sharedGroup, sharedProject } = target.config.fixtures);
+  ({ namespace, hiddenGroup, sharedGroup, sharedProject, publicProject, privateProject, internalProject } =
+    target.config.fixtures);
 });
 afterAll(async () => {
   await target.close();
@@ -56,6 +60,8 @@ interface Project {
   visibility?: string;
   namespace?: { id: number; full_path: string };
   archived?: boolean;
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
 }
 
 interface Answer<T> {
@@ -541,4 +547,220 @@ describe('GET /groups/:id', () => {
       expect(ops.body.full_name).toBe('Acme / Platform / Ops');
     },
   );
+});
+
+/** Every project of a project list. */
+const projects = (caller: Caller, path: string, query: Record<string, string> = {}): Promise<Project[]> =>
+  allOf<Project>(caller, path, query);
+const names = (list: Project[]) => list.map((project) => project.path_with_namespace);
+
+describe('GET /groups/:id/projects', () => {
+  const own = () => `/groups/${enc(namespace)}/projects`;
+
+  it('lists the projects of the group each role may see', async () => {
+    for (const role of [...MEMBERS, 'admin'] as const) {
+      const seen = names(await projects(role, own()));
+      for (const project of [publicProject, privateProject, internalProject])
+        expect(seen, role).toContain(project);
+      expect(seen, role).not.toContain(sharedProject);
+    }
+    const outsider = names(await projects('outsider', own()));
+    expect(outsider).toContain(publicProject);
+    expect(outsider).toContain(internalProject);
+    expect(outsider).not.toContain(privateProject);
+    const anonymous = await projects('anonymous', own());
+    expect(names(anonymous)).toEqual([publicProject]);
+    // Anonymous callers get the summary form: no namespace, no visibility.
+    expect(anonymous[0]?.namespace).toBeUndefined();
+    expect(anonymous[0]?.visibility).toBeUndefined();
+  });
+
+  it('shows each project in the full form with its own namespace', async () => {
+    const group = (await get<Group>('owner', `/groups/${enc(namespace)}`)).body;
+    for (const project of await projects('owner', own())) {
+      expect(project.namespace?.id).toBe(group.id);
+      expect(project.visibility).toBeDefined();
+    }
+  });
+
+  it("includes the subgroups' projects with include_subgroups, for those who see them", async () => {
+    expect(names(await projects('owner', own(), { include_subgroups: 'true' }))).toContain(sharedProject);
+    expect(names(await projects('owner', own(), { include_subgroups: 'false' }))).not.toContain(
+      sharedProject,
+    );
+    // Those who cannot see the subgroup's project do not get it (the outsider may, through a share).
+    expect(names(await projects('anonymous', own(), { include_subgroups: 'true' }))).not.toContain(
+      sharedProject,
+    );
+    expect(names(await projects('guest', own(), { include_subgroups: 'true' }))).toContain(sharedProject);
+  });
+
+  it('includes the projects shared with the group unless with_shared=false; they keep their namespace', async () => {
+    const path = `/groups/${sharedGroup.id}/projects`;
+    const shared = await projects('admin', path);
+    expect(names(shared)).toContain(sharedProject);
+    const project = shared.find((item) => item.path_with_namespace === sharedProject);
+    expect(project?.namespace?.id).not.toBe(sharedGroup.id);
+    expect(project?.namespace?.full_path).toBe(sharedProject.slice(0, sharedProject.lastIndexOf('/')));
+    expect(names(await projects('admin', path, { with_shared: 'false' }))).not.toContain(sharedProject);
+  });
+
+  it('answers 404 for a group the caller may not see, 401 for a bad token, 403 for a token without API scope', async () => {
+    for (const caller of ['anonymous', 'outsider'] as const)
+      expect((await get(caller, `/groups/${enc(hiddenGroup)}/projects`)).status, caller).toBe(404);
+    expect((await get('maintainer', `/groups/${sharedGroup.id}/projects`)).status).toBe(404);
+    expect((await get('owner', `/groups/${enc(`no-such-group-${RUN}`)}/projects`)).status).toBe(404);
+    expect((await get('invalid', own())).status).toBe(401);
+    expect((await get('revoked', own())).status).toBe(401);
+    expect((await get('developerReadRepository', own())).status).toBe(403);
+  });
+
+  it('orders, sorts, searches, pages and filters by visibility', async () => {
+    const byDefault = await projects('owner', own());
+    const created = byDefault.map((project) => project.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+    const byName = await projects('owner', own(), { order_by: 'name', sort: 'asc' });
+    expect(byName.map((p) => p.name)).toEqual([...byName.map((p) => p.name)].sort());
+    const byPathDesc = await projects('owner', own(), { order_by: 'path', sort: 'desc' });
+    expect(byPathDesc.map((p) => p.path)).toEqual([...byPathDesc.map((p) => p.path)].sort().reverse());
+    const byId = await projects('owner', own(), { order_by: 'id', sort: 'asc' });
+    expect(byId.map((p) => p.id)).toEqual([...byId.map((p) => p.id)].sort((a, b) => a - b));
+    const target = byDefault.find((project) => project.path_with_namespace === publicProject);
+    if (!target) throw new Error('public project missing');
+    expect(names(await projects('owner', own(), { search: target.name.toUpperCase() }))).toContain(
+      publicProject,
+    );
+    expect(await projects('owner', own(), { search: `nothing-${RUN}` })).toEqual([]);
+    expect(names(await projects('owner', own(), { visibility: 'private' }))).toEqual([privateProject]);
+    expect(names(await projects('owner', own(), { visibility: 'internal' }))).toEqual([internalProject]);
+    const page = await get<Project[]>('owner', own(), { per_page: '1', page: '2' });
+    expect(page.body.map((p) => p.id)).toEqual([byDefault[1]?.id]);
+    expect(page.headers.get('X-Total')).toBe(String(byDefault.length));
+    expect(page.headers.get('X-Page')).toBe('2');
+    expect(page.headers.get('X-Prev-Page')).toBe('1');
+  });
+
+  it('gives the summary form with simple=true', async () => {
+    for (const project of await projects('owner', own(), { simple: 'true' })) {
+      expect(project.namespace).toBeUndefined();
+      expect(project.path_with_namespace).toBeDefined();
+    }
+  });
+
+  it('filters by owned, starred, min_access_level and enabled features', async () => {
+    expect(names(await projects('owner', own(), { owned: 'true' }))).toContain(privateProject);
+    expect(await projects('maintainer', own(), { owned: 'true' })).toEqual([]);
+    expect(await projects('anonymous', own(), { owned: 'true' })).toEqual([]);
+    expect(names(await projects('developer', own(), { min_access_level: '30' }))).toContain(privateProject);
+    expect(await projects('guest', own(), { min_access_level: '20' })).toEqual([]);
+    expect(await projects('outsider', own(), { min_access_level: '10' })).toEqual([]);
+    // The features filters keep exactly the projects whose feature is on.
+    const every = await projects('owner', own());
+    const on = (key: 'issues_enabled' | 'merge_requests_enabled') =>
+      names(every.filter((project) => project[key] === true));
+    expect(names(await projects('owner', own(), { with_issues_enabled: 'true' }))).toEqual(
+      on('issues_enabled'),
+    );
+    expect(names(await projects('owner', own(), { with_merge_requests_enabled: 'true' }))).toEqual(
+      on('merge_requests_enabled'),
+    );
+    const all = names(every);
+    const starred = await projects('outsider', own(), { starred: 'true' });
+    for (const project of starred) expect(all).toContain(project.path_with_namespace);
+    expect(await projects('anonymous', own(), { starred: 'true' })).toEqual([]);
+  });
+
+  it('adds custom attributes for administrators only; with_security_reports finds no security reports', async () => {
+    for (const project of await projects('admin', own(), { with_custom_attributes: 'true' }))
+      expect(Array.isArray((project as { custom_attributes?: unknown }).custom_attributes)).toBe(true);
+    for (const project of await projects('owner', own(), { with_custom_attributes: 'true' }))
+      expect((project as { custom_attributes?: unknown }).custom_attributes).toBeUndefined();
+    const reports = await get<Project[]>('owner', own(), { with_security_reports: 'true' });
+    expect(reports.status).toBe(200);
+    expect(reports.body).toEqual([]);
+    expect(reports.headers.get('X-Total')).toBe('0');
+  });
+
+  it('refuses values outside the documented ones with 400', async () => {
+    for (const query of [
+      'order_by=size',
+      'sort=sideways',
+      'visibility=secret',
+      'archived=maybe',
+      'min_access_level=60',
+      'include_subgroups=2x',
+    ])
+      expect((await get('owner', own(), query)).status, query).toBe(400);
+  });
+
+  it.runIf(againstLocalServer)('(demo) filters by archived status', async () => {
+    const archive = await target.fetch(
+      `${target.config.baseUrl}/api/v4/projects/${enc(internalProject)}/archive`,
+      { method: 'POST', headers: { 'PRIVATE-TOKEN': target.config.tokens.owner } },
+    );
+    expect(archive.status).toBe(201);
+    try {
+      expect(names(await projects('owner', own(), { archived: 'true' }))).toEqual([internalProject]);
+      expect(names(await projects('owner', own(), { archived: 'false' }))).not.toContain(internalProject);
+      expect(names(await projects('owner', own()))).toContain(internalProject);
+    } finally {
+      await target.fetch(`${target.config.baseUrl}/api/v4/projects/${enc(internalProject)}/unarchive`, {
+        method: 'POST',
+        headers: { 'PRIVATE-TOKEN': target.config.tokens.owner },
+      });
+    }
+  });
+});
+
+describe('GET /groups/:id/projects/shared', () => {
+  const shared = () => `/groups/${sharedGroup.id}/projects/shared`;
+
+  it('lists the projects shared with the group, with their own namespace and the shared-list fields', async () => {
+    const list = await projects('admin', shared());
+    expect(names(list)).toContain(sharedProject);
+    for (const project of list) {
+      expect(project.namespace?.id).not.toBe(sharedGroup.id);
+      expect(project).toHaveProperty('empty_repo');
+      expect(project).toHaveProperty('container_expiration_policy');
+    }
+    // The namespace's own projects are no shares of it.
+    expect(await projects('owner', `/groups/${enc(namespace)}/projects/shared`)).toEqual([]);
+  });
+
+  it('answers 404 for a group the caller may not see, 401 for a bad token', async () => {
+    expect((await get('maintainer', shared())).status).toBe(404);
+    expect((await get('anonymous', shared())).status).toBe(404);
+    expect((await get('invalid', shared())).status).toBe(401);
+    expect((await get('developerReadRepository', shared())).status).toBe(403);
+  });
+
+  it('takes the list filters, and refuses those of the group projects only', async () => {
+    expect(names(await projects('admin', shared(), { visibility: 'private' }))).toContain(sharedProject);
+    expect(names(await projects('admin', shared(), { visibility: 'public' }))).not.toContain(sharedProject);
+    const name = sharedProject.slice(sharedProject.lastIndexOf('/') + 1);
+    expect(names(await projects('admin', shared(), { search: name }))).toContain(sharedProject);
+    expect(
+      names(await projects('admin', shared(), { simple: 'true', order_by: 'name', sort: 'asc' })),
+    ).toContain(sharedProject);
+    expect(await projects('admin', shared(), { archived: 'true' })).toEqual([]);
+    for (const query of [
+      'owned=true',
+      'with_shared=false',
+      'include_subgroups=true',
+      'with_security_reports=true',
+      'order_by=size',
+    ])
+      expect((await get('admin', shared(), query)).status, query).toBe(400);
+  });
+
+  it.runIf(againstLocalServer)('(demo) shows a member of the group the projects shared with it', async () => {
+    const list = await projects('outsider', '/groups/partners/projects/shared');
+    expect(names(list)).toEqual(['acme/platform/infra']);
+    expect(
+      await projects('outsider', '/groups/partners/projects/shared', { min_access_level: '30' }),
+    ).toEqual([]);
+    expect(
+      names(await projects('outsider', '/groups/partners/projects/shared', { min_access_level: '20' })),
+    ).toEqual(['acme/platform/infra']);
+  });
 });

@@ -1,11 +1,11 @@
-// Routes of the groups area: the group list, a group's subgroups and a group's details.
+// Routes of the groups area: the group list, a group's subgroups, a group's details and its projects.
 import { type Request, Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { originOf, pathParam } from '../../core/http/request.js';
 import type { QueryParams, ResponseBody } from '../../core/http/types.js';
-import { groupProjects } from './projects.js';
+import { groupDetailProjects, respondWithGroupProjects, respondWithGroupSharedProjects } from './projects.js';
 import { getGroup, type ListGroupsQuery, listGroups, listSubgroups } from './service.js';
 
 /** The list filters; the validator has checked and coerced every value (booleans, integers, enums). */
@@ -49,9 +49,17 @@ export function groupsRouter(context: ServerContext): Router {
       pathParam(req, 'id'),
       query,
       origin,
-      (group) => groupProjects(context, caller, group, origin),
+      (group) => groupDetailProjects(context, caller, group.id, origin),
     );
     res.json(body);
+  });
+
+  router.get('/groups/:id/projects', async (req, res) => {
+    await respondWithGroupProjects(context, callerOf(res), pathParam(req, 'id'), req, res);
+  });
+
+  router.get('/groups/:id/projects/shared', async (req, res) => {
+    await respondWithGroupSharedProjects(context, callerOf(res), pathParam(req, 'id'), req, res);
   });
 
   return router;

@@ -48,6 +48,10 @@ export interface ProjectListRequest {
   /** `pagination=keyset`: pages by ID, with `id_after`/`id_before` as the cursor. */
   keyset: boolean;
   page: PageRequest;
+  /** Add the shared-projects list's fields to the full form (`GET /groups/:id/projects/shared`). */
+  sharedProjectFields?: boolean;
+  /** The full form for anonymous callers too (the deprecated project arrays of `GET /groups/:id`). */
+  alwaysFull?: boolean;
 }
 
 /** One presented page, and what its pagination headers need. */
@@ -131,9 +135,10 @@ export async function listProjectsOfScope(
     origin,
     statistics: isAdmin && request.statistics,
     customAttributes: isAdmin && request.withCustomAttributes,
+    sharedProjectFields: request.sharedProjectFields,
   };
   const projects =
-    !caller.user || request.simple
+    (!caller.user && !request.alwaysFull) || request.simple
       ? await presentProjectSummaries(context, rows, options)
       : await presentFullProjects(context, caller, rows, options);
   return { projects, paging };
