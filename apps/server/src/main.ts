@@ -5,6 +5,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
+import { instanceSettings } from './core/instance.js';
 import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
 
 const config = readConfig(process.argv.slice(2), process.env);
@@ -110,6 +111,12 @@ function printWelcome(port: number): void {
   console.log(`Docs: ${origin}/docs   Spec: ${origin}/openapi.json`);
   console.log(`Data directory: ${config.dataDir}`);
   console.log(`Server processes: ${config.workers} (--workers)`);
+  const instance = instanceSettings(fixtures?.instance);
+  console.log(
+    instance.tier === 'premium'
+      ? `Tier: premium (DELETE /projects/:id marks a project; removed after ${instance.deletionAdjournedPeriodDays} days unless POST /projects/:id/restore)`
+      : 'Tier: free (DELETE /projects/:id removes a project at once)',
+  );
   if (fixtures) printTokens(fixtures);
 }
 
