@@ -83,6 +83,15 @@ export interface ConformanceConfig {
     sharedProject: string;
     /** The user behind each role's token. */
     users: Record<UserRole, FixtureUser>;
+    /**
+     * Project-list fixtures. `publicProject` is starred by the owner, the developer and the outsider (in
+     * that order) and has the custom attribute `location` = `Antarctica`; `privateProject` is starred by the
+     * developer and has `location` = `Atlantis`; `internalProject` has the issues feature disabled. The
+     * owner's personal namespace holds `personalPublic` (its default branch has only `install.sh` (75%) and
+     * `bin/greet.py` (25%) of code besides a README and package.json; merge requests disabled) and
+     * `personalPrivate` (an empty repository). No other project has stars or custom attributes.
+     */
+    projects: { personalPublic: string; personalPrivate: string };
   };
 }
 
@@ -119,6 +128,7 @@ export function demoConfig(baseUrl: string): ConformanceConfig {
         guest: { id: 6, username: 'guest', name: 'Gus Guest' },
         outsider: { id: 7, username: 'outsider', name: 'Otto Outsider' },
       },
+      projects: { personalPublic: 'owner/dotfiles', personalPrivate: 'owner/diary' },
     },
   };
 }
@@ -155,6 +165,8 @@ function missingFields(config: ConformanceConfig): string[] {
   else
     for (const field of ['id', 'path', 'name'] as const)
       if (group[field] === undefined) missing.push(`fixtures.sharedGroup.${field}`);
+  for (const name of ['personalPublic', 'personalPrivate'] as const)
+    if (typeof fixtures.projects?.[name] !== 'string') missing.push(`fixtures.projects.${name}`);
   if (fixtures.users === undefined) missing.push('fixtures.users');
   else
     for (const role of USER_ROLES) {

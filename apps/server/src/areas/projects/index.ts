@@ -17,14 +17,8 @@
 import type { Area } from '../../core/area.js';
 import { addProjectActionRoutes } from './actionRoutes.js';
 import { registerProjectDeletionJob } from './deletion.js';
+import { registerLanguageDetection } from './languageJobs.js';
 import { projectsRouter } from './routes.js';
-
-export type { PresentOptions, ProjectFull, ProjectSummary } from './present.js';
-export { presentFullProject, presentFullProjects, presentProjectSummaries } from './present.js';
-export { projectListRequestOf, respondWithProjectList, sendProjectListPage } from './routes.js';
-export type { ProjectListPage, ProjectListRequest } from './service.js';
-export { listProjectsOfScope } from './service.js';
-export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js';
 
 // The project actions (archive, delete, restore, uploads, shares: actionRoutes.ts) add their routes to the
 // area's router; the uploaded files are served outside the API (projectUploadsRouter, mounted by app.ts).
@@ -39,5 +33,8 @@ export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js'
 export const projectsArea: Area = {
   name: 'projects',
   router: (context) => addProjectActionRoutes(projectsRouter(context), context),
-  registerJobs: registerProjectDeletionJob,
+  registerJobs: (context) => {
+    registerProjectDeletionJob(context);
+    registerLanguageDetection(context);
+  },
 };

@@ -116,7 +116,9 @@ function setKeysetHeaders(
   for (const name of ['page', 'private_token', 'id_after', 'id_before'])
     if (name !== next.name) query.delete(name);
   query.set(next.name, String(next.value));
-  res.setHeader('Link', `<${originOf(req)}${path}?${query.toString()}>; rel="next"`);
+  // `%20`, not URLSearchParams' `+`, for a space: the validator refuses a `+` in a query value.
+  const search = query.toString().replace(/\+/g, '%20');
+  res.setHeader('Link', `<${originOf(req)}${path}?${search}>; rel="next"`);
 }
 
 /** Sends a page of projects with its pagination headers (offset: the X-* headers; keyset: `Link` next). */

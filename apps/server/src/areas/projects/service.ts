@@ -63,6 +63,20 @@ export interface ProjectListPage {
     | { kind: 'keyset'; next?: { name: 'id_after' | 'id_before'; value: number } };
 }
 
+/**
+ * The cursor of the page after a keyset page ordered by ID: its last ID as `id_after` (ascending) or
+ * `id_before` (descending); none when no more projects follow.
+ */
+export function nextKeysetCursor(
+  page: readonly { id: number }[],
+  more: boolean,
+  sort: 'asc' | 'desc',
+): { name: 'id_after' | 'id_before'; value: number } | undefined {
+  const last = page.at(-1);
+  if (!more || !last) return undefined;
+  return { name: sort === 'asc' ? 'id_after' : 'id_before', value: last.id };
+}
+
 export async function viewerOf(context: ServerContext, caller: Caller): Promise<Viewer> {
   const user = caller.user;
   if (!user) return { kind: 'anonymous' };
@@ -106,13 +120,8 @@ export async function listProjectsOfScope(
       request.page.perPage,
     );
     rows = items;
-    const last = items.at(-1);
-    paging = {
-      kind: 'keyset',
-      ...(more && last
-        ? { next: { name: request.order.sort === 'asc' ? 'id_after' : 'id_before', value: last.id } }
-        : {}),
-    };
+    const next = nextKeysetCursor(items, more, request.order.sort);
+    paging = { kind: 'keyset', ...(next ? { next } : {}) };
   } else {
     if (request.page.page * request.page.perPage > OFFSET_PAGINATION_LIMIT)
       throw new ApiError(405, {

@@ -67,6 +67,7 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         visibility: group.visibility,
         description: group.description ?? '',
         created_at: now,
+        kind: group.kind ?? 'group',
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -108,6 +109,8 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         created_at: now,
         last_activity_at: now,
         repository_generation: 0,
+        issues_enabled: project.issues_enabled === false ? 0 : 1,
+        merge_requests_enabled: project.merge_requests_enabled === false ? 0 : 1,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -121,6 +124,20 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
           access_level: member.access_level,
           created_at: now,
         })
+        .execute();
+    }
+    for (const [index, username] of (project.starred_by ?? []).entries()) {
+      // A second apart, so the starrers' order (newest first) is the file's, reversed.
+      const starredAt = new Date(Date.parse(now) + index * 1000).toISOString();
+      await db
+        .insertInto('project_stars')
+        .values({ user_id: userId(username), project_id: id, created_at: starredAt })
+        .execute();
+    }
+    for (const [key, value] of Object.entries(project.custom_attributes ?? {})) {
+      await db
+        .insertInto('custom_attributes')
+        .values({ subject_type: 'Project', subject_id: id, key, value, created_at: now, updated_at: now })
         .execute();
     }
     for (const share of project.shared_with ?? []) {

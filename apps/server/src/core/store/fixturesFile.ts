@@ -50,6 +50,8 @@ export interface Fixtures {
     members?: FixtureMember[];
     /** Custom attributes (key → value), which administrators read and filter by. */
     custom_attributes?: Record<string, string>;
+    /** `user` for a user's personal namespace (path: the username; the user should be its owner member). */
+    kind?: 'group' | 'user';
   }[];
   projects: {
     /** Full path of the group the project lives in. */
@@ -63,6 +65,13 @@ export interface Fixtures {
     members?: FixtureMember[];
     shared_with?: { group: string; group_access: number }[];
     protected_branches?: { name: string; push_access_level: number; merge_access_level: number }[];
+    /** Usernames of the users who starred the project, in starring order. */
+    starred_by?: string[];
+    /** Custom attributes (key → value), which administrators read and filter by. */
+    custom_attributes?: Record<string, string>;
+    /** The issues and merge requests features (default on). */
+    issues_enabled?: boolean;
+    merge_requests_enabled?: boolean;
     /** Webhooks of the project (the API only reads them); flags left out are off. */
     hooks?: FixtureHook[];
     repository?: {
