@@ -106,6 +106,36 @@ afterAll(async () => {
 
 const ids = (body: unknown) => (body as { id: number }[]).map((group) => group.id);
 
+describe('personal namespaces', () => {
+  it('are never groups: not listed, not readable as a group', async () => {
+    const { db } = server.app.context;
+    const personal = await db
+      .insertInto('groups')
+      .values({
+        name: 'Aaa Personal',
+        path: 'aaa-personal',
+        full_path: 'aaa-personal',
+        parent_id: null,
+        visibility: 'public',
+        description: '',
+        created_at: new Date().toISOString(),
+        kind: 'user',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    try {
+      const first = await server.get('/groups?per_page=5', ADMIN_TOKEN);
+      expect(ids(first.body)).not.toContain(personal.id);
+      const search = await server.get('/groups?search=aaa-personal', ADMIN_TOKEN);
+      expect(search.body).toEqual([]);
+      expect((await server.get(`/groups/${personal.id}`, ADMIN_TOKEN)).status).toBe(404);
+      expect((await server.get('/groups/aaa-personal/subgroups', ADMIN_TOKEN)).status).toBe(404);
+    } finally {
+      await db.deleteFrom('groups').where('id', '=', personal.id).execute();
+    }
+  });
+});
+
 describe('GET /groups on 10,000 groups', () => {
   it('gives an administrator every group, one page in name order, with the totals', async () => {
     const all = [
