@@ -22,7 +22,6 @@ import {
 } from './present.js';
 import {
   findUserByIdOrUsername,
-  groupLevelsOf,
   type ProjectFilters,
   type ProjectListScope,
   type ProjectOrder,
@@ -77,15 +76,9 @@ export function nextKeysetCursor(
   return { name: sort === 'asc' ? 'id_after' : 'id_before', value: last.id };
 }
 
-export async function viewerOf(context: ServerContext, caller: Caller): Promise<Viewer> {
+export function viewerOf(caller: Caller): Viewer {
   const user = caller.user;
-  if (!user) return { kind: 'anonymous' };
-  return {
-    kind: 'user',
-    userId: user.id,
-    isAdmin: user.isAdmin,
-    groupLevels: await groupLevelsOf(context.db, user.id),
-  };
+  return user ? { kind: 'user', userId: user.id, isAdmin: user.isAdmin } : { kind: 'anonymous' };
 }
 
 /**
@@ -105,7 +98,7 @@ export async function listProjectsOfScope(
     ...request.filters,
     customAttributes: isAdmin ? request.filters.customAttributes : undefined,
   };
-  const viewer = await viewerOf(context, caller);
+  const viewer = viewerOf(caller);
   let rows: ProjectRow[];
   let paging: ProjectListPage['paging'];
   if (request.keyset) {

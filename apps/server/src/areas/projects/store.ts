@@ -6,7 +6,6 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { ProjectRow } from '../../core/access/access.js';
 import { type Db, todayIso } from '../../core/store/database.js';
-import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { Database } from '../../core/store/tables.js';
 
@@ -17,42 +16,59 @@ type Condition = Expression<SqlBool>;
 /* The caller's group memberships ------------------------------------------------------------------ */
 
 /**
- * The groups a user reaches through group memberships, with the level there: the groups the user is a
- * member of and all their descendants (an inherited membership), the highest level where several apply.
- * One recursive query; the result is small (a user's groups), whatever the number of projects.
+ * The user's level in each of these groups, inherited from the group's ancestors (the highest membership
+ * along its chain): one recursive query for the chains and one for the memberships, for a page's groups.
  */
-export type GroupLevels = ReadonlyMap<number, number>;
-
-const groupLevelsCache = new CachedUntilDatabaseChange<GroupLevels>(5000);
-
-export function groupLevelsOf(db: Db, userId: number): Promise<GroupLevels> {
-  return groupLevelsCache.get(db, String(userId), async () => {
-    const { rows } = await sql<{ id: number; level: number }>`
-      with recursive reach(id, level) as (
-        select source_id, access_level from members where user_id = ${userId} and source_type = 'Group'
-        union all
-        select groups.id, reach.level from groups join reach on groups.parent_id = reach.id
-      )
-      select id, max(level) as level from reach group by id`.execute(db);
-    return new Map(rows.map((row) => [Number(row.id), Number(row.level)]));
-  });
+export async function groupLevelsOf(
+  db: Db,
+  userId: number,
+  groupIds: readonly number[],
+): Promise<Map<number, number>> {
+  const levels = new Map<number, number>();
+  if (groupIds.length === 0) return levels;
+  const chains = await namespaceChains(db, groupIds);
+  const ancestorIds = [...new Set([...chains.values()].flat().map((group) => group.id))];
+  const rows = await db
+    .selectFrom('members')
+    .select(['source_id', 'access_level'])
+    .where('source_type', '=', 'Group')
+    .where('user_id', '=', userId)
+    .where('source_id', 'in', ancestorIds)
+    .execute();
+  const direct = new Map(rows.map((row) => [row.source_id, row.access_level]));
+  for (const [groupId, chain] of chains) {
+    const level = Math.max(0, ...chain.map((group) => direct.get(group.id) ?? 0));
+    if (level > 0) levels.set(groupId, level);
+  }
+  return levels;
 }
 
-/** Who lists: nobody (anonymous), an administrator (sees everything), or a user and the groups it reaches. */
-export type Viewer =
-  | { kind: 'anonymous' }
-  | { kind: 'user'; userId: number; isAdmin: boolean; groupLevels: GroupLevels };
+/** Who lists: nobody (anonymous), an administrator (sees everything), or a user. */
+export type Viewer = { kind: 'anonymous' } | { kind: 'user'; userId: number; isAdmin: boolean };
 
-function groupsAtLeast(levels: GroupLevels, level: number): number[] {
-  const ids: number[] = [];
-  for (const [id, groupLevel] of levels) if (groupLevel >= level) ids.push(id);
-  return ids;
+/**
+ * The user is a member of the group `groupId` or of one of its ancestors at `level` or above (an inherited
+ * membership). Correlated: the group's ancestors are walked up from the row's group (a few primary-key
+ * lookups) and each is looked up in the members' unique index, so the cost per row does not grow with the
+ * number of groups or projects the user belongs to.
+ */
+function memberOfGroupChain(groupId: Expression<number>, userId: number, level: number): Condition {
+  return sql<SqlBool>`exists (
+    with recursive up(id) as (
+      select ${groupId}
+      union all
+      select groups.parent_id from groups join up on groups.id = up.id where groups.parent_id is not null
+    )
+    select 1 from members
+    where members.source_type = 'Group' and members.user_id = ${userId} and members.access_level >= ${level}
+      and members.source_id in (select id from up))`;
 }
 
 /**
  * The viewer's access to the project `p` is at least `level`: a membership of the project, of its group or
  * an ancestor, or of a group the project is shared with (capped at the share's `group_access`, an expired
- * share giving nothing). Each part is an indexed lookup per row, so a page stops reading once it is full.
+ * share giving nothing). Each part is an indexed lookup per row, evaluated only for the rows a page reads
+ * (public and internal rows settle the visibility before it), so a page stops reading once it is full.
  */
 function accessAtLeast(
   eb: Eb,
@@ -60,34 +76,30 @@ function accessAtLeast(
   level: number,
   options: { viaShares: boolean },
 ): Condition {
-  const groupIds = groupsAtLeast(viewer.groupLevels, level);
   const parts: Condition[] = [
-    eb(
-      'p.id',
-      'in',
+    eb.exists(
       eb
         .selectFrom('members')
-        .select('members.source_id')
-        .where('members.user_id', '=', viewer.userId)
+        .select(sql.lit(1).as('one'))
         .where('members.source_type', '=', 'Project')
+        .whereRef('members.source_id', '=', 'p.id')
+        .where('members.user_id', '=', viewer.userId)
         .where('members.access_level', '>=', level),
     ),
+    memberOfGroupChain(eb.ref('p.namespace_id'), viewer.userId, level),
   ];
-  if (groupIds.length > 0) {
-    parts.push(eb('p.namespace_id', 'in', groupIds));
-    if (options.viaShares)
-      parts.push(
-        eb.exists(
-          eb
-            .selectFrom('project_group_links as l')
-            .select(sql.lit(1).as('one'))
-            .whereRef('l.project_id', '=', 'p.id')
-            .where('l.group_id', 'in', groupIds)
-            .where('l.group_access', '>=', level)
-            .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>=', todayIso())])),
-        ),
-      );
-  }
+  if (options.viaShares)
+    parts.push(
+      eb.exists(
+        eb
+          .selectFrom('project_group_links as l')
+          .select(sql.lit(1).as('one'))
+          .whereRef('l.project_id', '=', 'p.id')
+          .where('l.group_access', '>=', level)
+          .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>=', todayIso())]))
+          .where(memberOfGroupChain(sql.ref('l.group_id'), viewer.userId, level)),
+      ),
+    );
   return eb.or(parts);
 }
 
