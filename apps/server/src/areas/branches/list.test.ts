@@ -82,6 +82,16 @@ describe('list branches, one page at a time', () => {
     }
   });
 
+  it('takes `+` as a space in the query, as form encoding has it, and links back with %20', async () => {
+    const answer = await server.get(`${LIST}?search=no+such&per_page=5`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([]);
+    const first = /<([^>]+)>; rel="first"/.exec(answer.headers.link ?? '')?.[1] ?? '';
+    expect(first).toContain('search=no%20such&');
+    const again = await server.get(first.slice(first.indexOf('/projects')));
+    expect(again.status).toBe(200);
+  });
+
   it('anchors a search at the start or the end, ignoring case', async () => {
     const start = await server.get(`${LIST}?search=${encodeURIComponent('^FEATURE/01')}&per_page=100`);
     expect(names(start.body)).toEqual(Array.from({ length: 10 }, (_, i) => name(10 + i)));

@@ -37,7 +37,10 @@ function pageUrls(req: Request, perPage: number): (page: number) => string {
   query.delete('page');
   query.delete('per_page');
   query.delete('private_token');
-  const rest = query.toString();
+  // Spaces as %20, not URLSearchParams' `+`: a link must read back as the same query whatever the reader.
+  const rest = [...query]
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
   const prefix = `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${rest === '' ? '' : `${rest}&`}`;
   return (page) => `${prefix}page=${page}&per_page=${perPage}`;
 }
