@@ -537,12 +537,15 @@ describe('GET /groups/:id', () => {
   });
 
   it.runIf(againstLocalServer)(
-    '(demo) lets a member of a subgroup read the private parent group',
+    '(demo) lets a member of a subgroup read the private parent group and its badges',
     async () => {
       const labs = await get<Group>('outsider', '/groups/labs');
       expect(labs.status).toBe(200);
       expect(labs.body.runners_token).toBeUndefined();
       expect((await get('guest', '/groups/labs')).status).toBe(404);
+      // The operations on a group's objects (badges here) resolve the group by the same rule.
+      expect((await get('outsider', '/groups/labs/badges')).status).toBe(200);
+      expect((await get('guest', '/groups/labs/badges')).status).toBe(404);
       const ops = await get<Group>('guest', `/groups/${enc('acme/platform/ops')}`);
       expect(ops.body.full_name).toBe('Acme / Platform / Ops');
     },

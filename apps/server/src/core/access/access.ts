@@ -255,11 +255,37 @@ export async function resolveGroup(
   const access = await groupAccessCache.get(db, key, async () => {
     const group = await findGroup(db, idOrPath);
     if (group?.kind !== 'group') return undefined;
-    return { group, accessLevel: await groupAccessLevel(db, caller, group) };
+    const accessLevel = await groupAccessLevel(db, caller, group);
+    const visible =
+      canSee(caller, group.visibility, accessLevel) ||
+      (caller.user !== null && (await reachesBelow(db, caller.user.id, group.id)));
+    return visible ? { group, accessLevel } : undefined;
   });
-  if (!access || !canSee(caller, access.group.visibility, access.accessLevel)) throw notFound('Group');
+  if (!access) throw notFound('Group');
   if (access.accessLevel < minLevel) throw caller.user ? forbidden() : unauthorized();
   return access;
+}
+
+/**
+ * Whether the user is a member of something below the group: a subgroup at any depth, or a project of the
+ * group or of a subgroup. GitLab lets such a user read a private group (its name and path lead to what they
+ * may see), without any access level in it. The groups area's lists follow the same rule.
+ */
+async function reachesBelow(db: Db, userId: number, groupId: number): Promise<boolean> {
+  const { rows } = await sql<{ found: number }>`
+    with recursive below(id) as (
+      select ${groupId}
+      union
+      select groups.id from groups join below on groups.parent_id = below.id
+    )
+    select 1 as found from members
+    where members.user_id = ${userId} and (
+      (members.source_type = 'Group' and members.source_id in (select id from below))
+      or (members.source_type = 'Project' and members.source_id in
+        (select projects.id from projects where projects.namespace_id in (select id from below)))
+    )
+    limit 1`.execute(db);
+  return rows.length > 0;
 }
 
 /** A group for an operation that needs a signed-in caller: 401 and scope checks first, then resolveGroup's. */
