@@ -1,7 +1,7 @@
 // Group rows as the spec's Group and GroupDetails bodies. The settings no API of ours changes are GitLab's
 // defaults for a new group.
 import type { Schemas } from '../../core/http/types.js';
-import type { CustomAttribute, GroupRecord } from './store.js';
+import type { GroupRecord } from './store.js';
 
 export type Group = Schemas['Group'];
 export type GroupDetails = Schemas['GroupDetails'];
@@ -11,7 +11,7 @@ export type GroupStatistics = Schemas['GroupStatistics'];
 export interface GroupExtras {
   fullName: string;
   /** Only when an administrator asked for them. */
-  customAttributes?: CustomAttribute[];
+  customAttributes?: Schemas['CustomAttribute'][];
   /** Only when an administrator asked for them. */
   statistics?: GroupStatistics;
 }

@@ -8,11 +8,11 @@ import { type Caller, requireScope } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { notFound } from '../../core/http/errors.js';
 import type { QueryParams } from '../../core/http/types.js';
+import { customAttributesOf } from '../../core/store/customAttributes.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { type Group, type GroupDetails, presentGroup } from './present.js';
 import { groupStatisticsOf } from './statistics.js';
 import {
-  customAttributesOf,
   ensureRunnersToken,
   findGroupIn,
   fullNamesOf,
@@ -89,7 +89,7 @@ async function presentGroups(
   const admin = isAdmin(caller);
   const [names, attributes, statistics] = await Promise.all([
     fullNamesOf(context.db, ids),
-    admin && options.with_custom_attributes ? customAttributesOf(context.db, ids) : undefined,
+    admin && options.with_custom_attributes ? customAttributesOf(context.db, 'Group', ids) : undefined,
     admin && options.statistics ? groupStatisticsOf(context, ids) : undefined,
   ]);
   return rows.map((row) =>

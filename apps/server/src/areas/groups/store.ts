@@ -204,33 +204,6 @@ export async function fullNamesOf(db: Db, ids: readonly number[]): Promise<Map<n
   return names;
 }
 
-export interface CustomAttribute {
-  key: string;
-  value: string;
-}
-
-/** The custom attributes of groups, in the order they were set. */
-export async function customAttributesOf(
-  db: Db,
-  ids: readonly number[],
-): Promise<Map<number, CustomAttribute[]>> {
-  const attributes = new Map<number, CustomAttribute[]>();
-  if (ids.length === 0) return attributes;
-  const rows = await db
-    .selectFrom('custom_attributes')
-    .select(['subject_id', 'key', 'value'])
-    .where('subject_type', '=', 'Group')
-    .where('subject_id', 'in', ids)
-    .orderBy('id')
-    .execute();
-  for (const row of rows) {
-    const list = attributes.get(row.subject_id) ?? [];
-    list.push({ key: row.key, value: row.value });
-    attributes.set(row.subject_id, list);
-  }
-  return attributes;
-}
-
 /**
  * Gives the group a runners token unless it has one (a concurrent reader may have made it first: the token
  * that was stored wins), and returns the stored token.

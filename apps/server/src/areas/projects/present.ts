@@ -10,12 +10,12 @@ import { repositoryReadCache } from '../../core/git/readCache.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import type { TreeFile } from '../../core/git/repository.js';
 import type { Schemas } from '../../core/http/types.js';
+import { customAttributesOf } from '../../core/store/customAttributes.js';
 import { todayIso } from '../../core/store/database.js';
 import {
   groupLevelsOf,
   type NamespaceChainRow,
   namespaceChains,
-  projectCustomAttributes,
   projectMemberLevels,
   type ShareRow,
   sharesOf,
@@ -117,7 +117,7 @@ async function readPageContext(
     ),
     starCounts(context.db, ids),
     Promise.all(rows.map(async (row) => [row.id, await repositoryFacts(context, row)] as const)),
-    options.customAttributes ? projectCustomAttributes(context.db, ids) : undefined,
+    options.customAttributes ? customAttributesOf(context.db, 'Project', ids) : undefined,
   ]);
   return { chains, stars, facts: new Map(facts), attributes };
 }

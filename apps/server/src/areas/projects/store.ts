@@ -465,28 +465,6 @@ export async function usersNamed(db: Db, usernames: readonly string[]): Promise<
   return new Map(rows.map((row) => [row.username, row]));
 }
 
-/** The custom attributes of the page's projects, by project, in key order. */
-export async function projectCustomAttributes(
-  db: Db,
-  projectIds: readonly number[],
-): Promise<Map<number, { key: string; value: string }[]>> {
-  const attributes = new Map<number, { key: string; value: string }[]>();
-  if (projectIds.length === 0) return attributes;
-  const rows = await db
-    .selectFrom('custom_attributes')
-    .select(['subject_id', 'key', 'value'])
-    .where('subject_type', '=', 'Project')
-    .where('subject_id', 'in', projectIds)
-    .orderBy('key')
-    .execute();
-  for (const row of rows) {
-    const list = attributes.get(row.subject_id) ?? [];
-    list.push({ key: row.key, value: row.value });
-    attributes.set(row.subject_id, list);
-  }
-  return attributes;
-}
-
 /* Users, starrers and languages ------------------------------------------------------------------- */
 
 export async function findUserByIdOrUsername(
