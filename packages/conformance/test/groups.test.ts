@@ -141,7 +141,9 @@ describe('GET /groups: who sees which groups', () => {
 
   it('shows the outsider neither the namespace nor its private subgroup without all_available', async () => {
     const groups = paths(await all('outsider', '/groups'));
-    expect(groups).not.toContain(namespace);
+    // On a shared server other files make the outsider a member of projects they import into the namespace,
+    // and a member of a project sees its group.
+    if (againstLocalServer) expect(groups).not.toContain(namespace);
     expect(groups).not.toContain(hiddenGroup);
     const available = await all('outsider', '/groups', { all_available: 'true' });
     expect(paths(available)).toContain(namespace);
@@ -557,6 +559,17 @@ const projects = (caller: Caller, path: string, query: Record<string, string> = 
   allOf<Project>(caller, path, query);
 const names = (list: Project[]) => list.map((project) => project.path_with_namespace);
 
+/**
+ * The paths of `list` that the config names. A shared server holds other projects too (other files import
+ * theirs into the namespace, with members of their own), so exact lists compare the configured projects
+ * there; on the file's own server they compare everything.
+ */
+const configured = (list: Project[]): string[] =>
+  names(list).filter(
+    (path) =>
+      againstLocalServer || [publicProject, privateProject, internalProject, sharedProject].includes(path),
+  );
+
 describe('GET /groups/:id/projects', () => {
   const own = () => `/groups/${enc(namespace)}/projects`;
 
@@ -572,10 +585,12 @@ describe('GET /groups/:id/projects', () => {
     expect(outsider).toContain(internalProject);
     expect(outsider).not.toContain(privateProject);
     const anonymous = await projects('anonymous', own());
-    expect(names(anonymous)).toEqual([publicProject]);
+    expect(configured(anonymous)).toEqual([publicProject]);
     // Anonymous callers get the summary form: no namespace, no visibility.
-    expect(anonymous[0]?.namespace).toBeUndefined();
-    expect(anonymous[0]?.visibility).toBeUndefined();
+    for (const project of anonymous) {
+      expect(project.namespace).toBeUndefined();
+      expect(project.visibility).toBeUndefined();
+    }
   });
 
   it('shows each project in the full form with its own namespace', async () => {
@@ -634,8 +649,8 @@ describe('GET /groups/:id/projects', () => {
       publicProject,
     );
     expect(await projects('owner', own(), { search: `nothing-${RUN}` })).toEqual([]);
-    expect(names(await projects('owner', own(), { visibility: 'private' }))).toEqual([privateProject]);
-    expect(names(await projects('owner', own(), { visibility: 'internal' }))).toEqual([internalProject]);
+    expect(configured(await projects('owner', own(), { visibility: 'private' }))).toEqual([privateProject]);
+    expect(configured(await projects('owner', own(), { visibility: 'internal' }))).toEqual([internalProject]);
     const page = await get<Project[]>('owner', own(), { per_page: '1', page: '2' });
     expect(page.body.map((p) => p.id)).toEqual([byDefault[1]?.id]);
     expect(page.headers.get('X-Total')).toBe(String(byDefault.length));
@@ -652,11 +667,11 @@ describe('GET /groups/:id/projects', () => {
 
   it('filters by owned, starred, min_access_level and enabled features', async () => {
     expect(names(await projects('owner', own(), { owned: 'true' }))).toContain(privateProject);
-    expect(await projects('maintainer', own(), { owned: 'true' })).toEqual([]);
+    expect(configured(await projects('maintainer', own(), { owned: 'true' }))).toEqual([]);
     expect(await projects('anonymous', own(), { owned: 'true' })).toEqual([]);
     expect(names(await projects('developer', own(), { min_access_level: '30' }))).toContain(privateProject);
-    expect(await projects('guest', own(), { min_access_level: '20' })).toEqual([]);
-    expect(await projects('outsider', own(), { min_access_level: '10' })).toEqual([]);
+    expect(configured(await projects('guest', own(), { min_access_level: '20' }))).toEqual([]);
+    expect(configured(await projects('outsider', own(), { min_access_level: '10' }))).toEqual([]);
     // The features filters keep exactly the projects whose feature is on.
     const every = await projects('owner', own());
     const on = (key: 'issues_enabled' | 'merge_requests_enabled') =>
@@ -745,7 +760,7 @@ describe('GET /groups/:id/projects/shared', () => {
     expect(
       names(await projects('admin', shared(), { simple: 'true', order_by: 'name', sort: 'asc' })),
     ).toContain(sharedProject);
-    expect(await projects('admin', shared(), { archived: 'true' })).toEqual([]);
+    expect(configured(await projects('admin', shared(), { archived: 'true' }))).toEqual([]);
     for (const query of [
       'owned=true',
       'with_shared=false',

@@ -127,14 +127,29 @@ function parametersOf(entry: OperationEntry): JsonObject[] {
 }
 
 /**
+ * Operations whose valid case (and the cases a server may take as valid: unknown fields, an ignored body)
+ * would archive, delete or share the fixture project itself, for every file after this one on a shared
+ * server. They get a project that does not exist: the validator's checks still run, the service answers 404.
+ */
+const CHANGES_THE_PROJECT = new Set([
+  'archiveProject',
+  'unarchiveProject',
+  'deleteProject',
+  'restoreProject',
+  'shareProjectWithGroup',
+  'unshareProjectWithGroup',
+]);
+
+/**
  * The value of a path parameter: the fixture project or group for `id`, else something that does not
  * exist (a new name per case, so creating writes never collide), encoded as one path segment.
  */
 function pathValue(entry: OperationEntry, parameter: JsonObject, n: number, probe: boolean): string {
   const { publicProject, namespace } = target.config.fixtures;
   const name = String(parameter.name);
+  const changesTheProject = CHANGES_THE_PROJECT.has(String(entry.operation.operationId));
   if (name === 'id' && entry.template.startsWith('/projects/{id}'))
-    return encodeURIComponent(probe ? `no-such-group-${RUN}/none` : publicProject);
+    return encodeURIComponent(probe || changesTheProject ? `no-such-group-${RUN}/none` : publicProject);
   if (name === 'id' && entry.template.startsWith('/groups/{id}'))
     return encodeURIComponent(probe ? `no-such-group-${RUN}` : namespace);
   const types = typesOf(parameter.schema);
