@@ -289,7 +289,7 @@ async function runProjectScale(): Promise<void> {
     instances.push({ ...(await startServer(dataDir, 'demo', 1, false)), dataDir });
   }
   console.log(
-    `\nproject lists at ${PROJECT_SCALE_SIZES.join(' and ')} projects, production mode, 1 worker process (per_page=${PROJECT_SCALE_PER_PAGE}, full form for a signed-in developer)`,
+    `\nproject lists at ${PROJECT_SCALE_SIZES.join(' and ')} projects, production mode, 1 worker process (per_page=${PROJECT_SCALE_PER_PAGE}, full form, as the maintainer: a developer of every second group)`,
   );
   const calibration = await startMinimalExpress();
   const headers = { 'PRIVATE-TOKEN': TOKEN };
