@@ -48,20 +48,20 @@ export type Viewer = { kind: 'anonymous' } | { kind: 'user'; userId: number; isA
 
 /**
  * The user is a member of the group `groupId` or of one of its ancestors at `level` or above (an inherited
- * membership). Correlated: the group's ancestors are walked up from the row's group (a few primary-key
- * lookups) and each is looked up in the members' unique index, so the cost per row does not grow with the
- * number of groups or projects the user belongs to.
+ * membership). Correlated: the group's ancestors come from the closure table (one index range) and each is
+ * looked up in the members' unique index, so the cost per row does not grow with the number of groups or
+ * projects the user belongs to.
  */
 function memberOfGroupChain(groupId: Expression<number>, userId: number, level: number): Condition {
+  // Nested rather than joined, so that the planner walks the row's few ancestors and not the user's
+  // memberships (hundreds for a member of many groups).
   return sql<SqlBool>`exists (
-    with recursive up(id) as (
-      select ${groupId}
-      union all
-      select groups.parent_id from groups join up on groups.id = up.id where groups.parent_id is not null
-    )
-    select 1 from members
-    where members.source_type = 'Group' and members.user_id = ${userId} and members.access_level >= ${level}
-      and members.source_id in (select id from up))`;
+    select 1 from group_ancestors
+    where group_ancestors.group_id = ${groupId}
+      and exists (
+        select 1 from members
+        where members.source_type = 'Group' and members.source_id = group_ancestors.ancestor_id
+          and members.user_id = ${userId} and members.access_level >= ${level}))`;
 }
 
 /**

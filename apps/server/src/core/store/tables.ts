@@ -207,6 +207,14 @@ export interface Database {
   project_stars: ProjectStarsTable;
   custom_attributes: CustomAttributesTable;
   project_languages: ProjectLanguagesTable;
+  group_ancestors: GroupAncestorsTable;
+}
+
+/** Each group's ancestors and the group itself (depth 0), kept by a trigger on groups (migration 016). */
+export interface GroupAncestorsTable {
+  group_id: number;
+  ancestor_id: number;
+  depth: number;
 }
 
 export interface RemoteMirrorsTable {

@@ -15,6 +15,7 @@ import * as m012 from './012_projects.js';
 import * as m013 from './013_group_runners_token.js';
 import * as m014 from './014_project_hooks.js';
 import * as m015 from './015_project_actions.js';
+import * as m016 from './016_group_ancestors.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013_group_runners_token': m013,
   '014_project_hooks': m014,
   '015_project_actions': m015,
+  '016_group_ancestors': m016,
 };
 
 export const migrationProvider: MigrationProvider = {
