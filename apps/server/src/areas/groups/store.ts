@@ -189,13 +189,15 @@ export function findGroupIn(db: Db, idOrPath: string, filter: GroupFilter): Prom
 export async function fullNamesOf(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
   const names = new Map<number, string>();
   if (ids.length === 0) return names;
-  const { rows } = await sql<{ group_id: number; depth: number; name: string }>`
-    with recursive chain(group_id, ancestor_id, depth, name) as (
-      select id, parent_id, 0, name from groups where id in (${sql.join(ids)})
-      union all
-      select c.group_id, g.parent_id, c.depth + 1, g.name from chain c join groups g on g.id = c.ancestor_id
-    )
-    select group_id, depth, name from chain order by group_id, depth desc`.execute(db);
+  // From the closure table (migration 016), farthest ancestor first.
+  const rows = await db
+    .selectFrom('group_ancestors as a')
+    .innerJoin('groups as g', 'g.id', 'a.ancestor_id')
+    .select(['a.group_id', 'g.name'])
+    .where('a.group_id', 'in', ids)
+    .orderBy('a.group_id')
+    .orderBy('a.depth', 'desc')
+    .execute();
   for (const row of rows) {
     const before = names.get(row.group_id);
     names.set(row.group_id, before === undefined ? row.name : `${before} / ${row.name}`);
