@@ -17,7 +17,8 @@ export function registerLanguageDetection(context: ServerContext): void {
     // Gone meanwhile, or detected already at this generation (detectLanguages reads the stored ones then).
     if (project) await detectLanguages(context, project);
   });
+  // One waiting detection covers every push before it runs: a burst of commits detects once, not per commit.
   context.repositoryEvents.onChange(async (projectId) => {
-    await context.jobs.enqueue(JOB, { projectId });
+    await context.jobs.enqueueUnlessWaiting(JOB, { projectId });
   });
 }

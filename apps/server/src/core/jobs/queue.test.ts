@@ -46,6 +46,27 @@ describe('JobQueue', () => {
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
   });
 
+  it('queues a job once while the same one waits, and again once it has started', async () => {
+    const runs = new Map<number, number>();
+    const first = await queueOnOwnConnection(runs);
+    const second = await queueOnOwnConnection(runs);
+    // Two processes asking at once, and asking again: one waiting job per payload.
+    await Promise.all([
+      first.enqueueUnlessWaiting('count', { n: 1 }),
+      second.enqueueUnlessWaiting('count', { n: 1 }),
+      first.enqueueUnlessWaiting('count', { n: 2 }),
+    ]);
+    await first.enqueueUnlessWaiting('count', { n: 1 });
+    await first.start();
+    await first.idle();
+    expect(Object.fromEntries(runs)).toEqual({ 1: 1, 2: 1 });
+    // Done: a new request queues it again.
+    await second.enqueueUnlessWaiting('count', { n: 1 });
+    await first.idle();
+    await first.stop();
+    expect(runs.get(1)).toBe(2);
+  });
+
   it('claims, runs and finishes jobs while another process keeps taking the write lock', async () => {
     const runs = new Map<number, number>();
     const queue = await queueOnOwnConnection(runs);

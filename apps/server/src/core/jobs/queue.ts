@@ -63,6 +63,25 @@ export class JobQueue {
     return id;
   }
 
+  /**
+   * Queues a job unless the same one (kind and payload) is already waiting to start: for work whose one run
+   * covers every request made before it starts, such as detecting a repository's languages after a burst of
+   * pushes. The check and the insert are one transaction, so two processes never queue it twice.
+   */
+  async enqueueUnlessWaiting(kind: string, payload: unknown): Promise<void> {
+    const text = JSON.stringify(payload);
+    await this.db.transaction().execute(async (trx) => {
+      const waiting = await trx
+        .selectFrom('jobs')
+        .select('id')
+        .where('state', '=', 'queued')
+        .where('kind', '=', kind)
+        .where('payload', '=', text)
+        .executeTakeFirst();
+      if (!waiting) await this.enqueue(kind, payload, { executor: trx });
+    });
+  }
+
   /** Starts processing. A job left `running` by a stopped process is run again: handlers are idempotent. */
   async start(): Promise<void> {
     await this.db.updateTable('jobs').set({ state: 'queued' }).where('state', '=', 'running').execute();
