@@ -8,9 +8,9 @@
 // good) runs only on the file's own fresh server, last.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { type Caller, callAs } from './callAs.js';
 import { waitFor } from './waitFor.js';
 
-type Caller = Role | 'anonymous' | 'invalid';
 type Kind = 'groups' | 'projects';
 
 let target: Target;
@@ -41,40 +41,13 @@ afterAll(async () => {
   }
 });
 
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/**
- * One request as `caller` (`invalid` sends a token no server issued), with a JSON body or a form. Every
- * response is validated against the spec by target.fetch.
- */
-async function call(
+/** One request as `caller` with a JSON body or a form (callAs validates every response). */
+const call = (
   caller: Caller,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   body?: { json?: Record<string, unknown>; form?: Record<string, string> },
-): Promise<Answer & { headers: Headers }> {
-  const headers: Record<string, string> = {};
-  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `not-a-token-${RUN}`;
-  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
-  let payload: string | undefined;
-  if (body?.json) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body.json);
-  } else if (body?.form) {
-    headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    payload = new URLSearchParams(body.form).toString();
-  }
-  const response = await target.fetch(`${target.config.baseUrl}/api/v4${path}`, {
-    method,
-    headers,
-    body: payload,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-}
+) => callAs(target, caller, path, { method, json: body?.json, form: body?.form });
 
 const requests = (kind: Kind, id: string) => `/${kind}/${id}/access_requests`;
 const one = (kind: Kind, id: string, userId: number) => `${requests(kind, id)}/${userId}`;

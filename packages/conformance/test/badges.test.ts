@@ -2,8 +2,8 @@
 // group badges in a project's list, and who may read and write them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { type Caller, callAs } from './callAs.js';
 
-type Caller = Role | 'anonymous' | 'invalid';
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 let target: Target;
@@ -30,27 +30,13 @@ const enc = encodeURIComponent;
 const projectPath = (id: string, rest = '') => `/projects/${enc(id)}/badges${rest}`;
 const groupPath = (id: string, rest = '') => `/groups/${enc(id)}/badges${rest}`;
 
-/** Every response goes through target.fetch, which validates it against the spec (status, headers, body). */
-async function call(
+/** A request as `caller` with query parameters or a JSON body (callAs validates every response). */
+const call = (
   caller: Caller,
   method: Method,
   path: string,
   options: { query?: Record<string, string>; body?: Record<string, unknown> } = {},
-): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const url = new URL(`${target.config.baseUrl}/api/v4${path}`);
-  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-  const headers: Record<string, string> = {};
-  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
-  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
-  let body: string | undefined;
-  if (options.body) {
-    headers['Content-Type'] = 'application/json';
-    body = JSON.stringify(options.body);
-  }
-  const response = await target.fetch(url, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-}
+) => callAs(target, caller, path, { method, query: options.query, json: options.body });
 
 interface Badge {
   id: number;

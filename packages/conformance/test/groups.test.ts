@@ -8,8 +8,7 @@
 // outsider is a member, custom attributes), and run only against this repository's own server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
-
-type Caller = Role | 'anonymous' | 'invalid';
+import { type Caller, callAs } from './callAs.js';
 
 const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
 
@@ -64,31 +63,9 @@ interface Project {
   merge_requests_enabled?: boolean;
 }
 
-interface Answer<T> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
-
-/** One GET as `caller`; target.fetch validates the response against the spec (status, headers, body). */
-async function get<T = unknown>(
-  caller: Caller,
-  path: string,
-  query: string | Record<string, string> = '',
-): Promise<Answer<T>> {
-  const search = typeof query === 'string' ? query : new URLSearchParams(query).toString();
-  const url = `${target.config.baseUrl}/api/v4${path}${search ? `?${search}` : ''}`;
-  const headers: Record<string, string> = {};
-  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
-  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
-  const response = await target.fetch(url, { headers });
-  const text = await response.text();
-  return {
-    status: response.status,
-    body: (text ? JSON.parse(text) : undefined) as T,
-    headers: response.headers,
-  };
-}
+/** One GET as `caller` (callAs validates every response against the spec). */
+const get = <T = unknown>(caller: Caller, path: string, query: string | Record<string, string> = '') =>
+  callAs<T>(target, caller, path, { query });
 
 /** Every item of a list, read through all its pages (100 a page). */
 async function allOf<T>(caller: Caller, path: string, query: Record<string, string> = {}): Promise<T[]> {

@@ -3,9 +3,9 @@
 // the public project), so the fixtures stay as they are.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { type Caller, callAs } from './callAs.js';
 import { waitFor } from './waitFor.js';
 
-type Caller = Role | 'anonymous' | 'invalid';
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 let target: Target;
@@ -16,30 +16,14 @@ let namespace: string;
 
 const enc = encodeURIComponent;
 
-/** Every response goes through target.fetch, which validates it against the spec (status, headers, body). */
-async function call(
-  caller: Caller,
-  method: Method,
-  path: string,
-  body?: Record<string, unknown> | FormData,
-): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = {};
-  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
-  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
-  let payload: string | FormData | undefined;
-  if (body instanceof FormData) payload = body;
-  else if (body) {
-    headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
-  }
-  const response = await target.fetch(`${target.config.baseUrl}/api/v4${path}`, {
-    method,
-    headers,
-    body: payload,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+/** A request as `caller` with a JSON or multipart body (callAs validates every response). */
+const call = (caller: Caller, method: Method, path: string, body?: Record<string, unknown> | FormData) =>
+  callAs(
+    target,
+    caller,
+    path,
+    body instanceof FormData ? { method, multipart: body } : { method, json: body },
+  );
 
 async function expectStatus(
   caller: Caller,

@@ -7,12 +7,10 @@
 // The server under test needs at least one hook on `publicProject` and one on `privateProject` (the demo
 // fixtures have them); the suite finds their IDs through the list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../src/config.js';
 import { demoConfig, openTarget, RUN, startLocalServer, type Target, targetFor } from '../src/index.js';
+import { type Caller, callAs } from './callAs.js';
 import { type Receiver, startReceiver } from './uploadReceiver.js';
 import { waitFor } from './waitFor.js';
-
-type Caller = Role | 'anonymous' | 'invalid';
 
 interface Hook {
   id: number;
@@ -33,21 +31,9 @@ let privateHook: Hook;
 const enc = encodeURIComponent;
 const hooksPath = (project: string, rest = '') => `/projects/${enc(project)}/hooks${rest}`;
 
-/** Every response goes through target.fetch, which validates it against the spec (status, headers, body). */
-async function call(
-  caller: Caller,
-  path: string,
-  query: Record<string, string> = {},
-): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const url = new URL(`${target.config.baseUrl}/api/v4${path}`);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const headers: Record<string, string> = {};
-  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
-  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
-  const response = await target.fetch(url, { headers });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-}
+/** A GET as `caller` (callAs validates every response). */
+const call = (caller: Caller, path: string, query: Record<string, string> = {}) =>
+  callAs(target, caller, path, { query });
 
 async function firstHookOf(project: string): Promise<Hook> {
   const { status, body } = await call('maintainer', hooksPath(project));

@@ -2,10 +2,9 @@
 // offset and keyset pagination, summary and full forms, and who sees what (anonymous, outsider, each member
 // role, administrator). Every response goes through target.fetch, which validates it against the spec.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, RUN, type Target } from '../src/index.js';
+import { openTarget, RUN, type Target } from '../src/index.js';
+import { type Caller, callAs } from './callAs.js';
 import { waitFor } from './waitFor.js';
-
-type Caller = Role | 'anonymous' | 'invalid';
 
 let target: Target;
 let fixtures: Target['config']['fixtures'];
@@ -20,27 +19,12 @@ afterAll(async () => {
 
 const enc = encodeURIComponent;
 
-async function call(
-  caller: Caller,
-  path: string,
-  query: Record<string, string> = {},
-): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const url = new URL(`${target.config.baseUrl}/api/v4${path}`);
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  return callUrl(caller, url.toString());
-}
+/** A GET as `caller` (callAs validates every response). */
+const call = (caller: Caller, path: string, query: Record<string, string> = {}) =>
+  callAs(target, caller, path, { query });
 
-async function callUrl(
-  caller: Caller,
-  url: string,
-): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const headers: Record<string, string> = {};
-  if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
-  else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
-  const response = await target.fetch(url, { headers });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
-}
+/** A GET of a whole URL (one a Link header gave) as `caller`. */
+const callUrl = (caller: Caller, url: string) => callAs(target, caller, url);
 
 interface Project {
   id: number;
