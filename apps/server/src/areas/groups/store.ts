@@ -4,6 +4,7 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database } from '../../core/store/tables.js';
 
 const OWNER = 50;
@@ -118,11 +119,6 @@ function selectionCondition(selection: GroupSelection): RawBuilder<boolean> {
   }
 }
 
-/** `%` and `_` of a search stand for themselves. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 type GroupsQuery = SelectQueryBuilder<Database, 'groups', object>;
 
 /** The groups of `filter`, selecting nothing yet (for readPageOf and for single lookups). */
@@ -133,10 +129,13 @@ function filteredGroups(db: Db, filter: GroupFilter): GroupsQuery {
     .where(selectionCondition(filter.selection));
   if (filter.parentId !== undefined) query = query.where('groups.parent_id', '=', filter.parentId);
   if (filter.skipIds && filter.skipIds.length > 0) query = query.where('groups.id', 'not in', filter.skipIds);
-  if (filter.search) {
-    const pattern = likePattern(filter.search);
-    query = query.where(
-      sql<boolean>`(lower(groups.name) like ${pattern} escape '\\' or lower(groups.path) like ${pattern} escape '\\')`,
+  const search = filter.search;
+  if (search) {
+    query = query.where((eb) =>
+      eb.or([
+        containsIgnoringCase(eb.ref('groups.name'), search),
+        containsIgnoringCase(eb.ref('groups.path'), search),
+      ]),
     );
   }
   for (const [key, value] of filter.customAttributes ?? []) {

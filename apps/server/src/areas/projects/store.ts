@@ -7,6 +7,7 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kyse
 import type { ProjectRow } from '../../core/access/access.js';
 import { type Db, todayIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database } from '../../core/store/tables.js';
 
 type ProjectsDb = Database & { p: Database['projects'] };
@@ -210,11 +211,6 @@ async function scopeCondition(db: Db, scope: ProjectListScope): Promise<(eb: Eb)
   }
 }
 
-/** `text` as a LIKE pattern matching it anywhere, its wildcards escaped (with `\`). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function filterConditions(eb: Eb, viewer: Viewer, filters: ProjectFilters): Condition[] {
   const conditions: Condition[] = [];
   const user = viewer.kind === 'user' ? viewer : undefined;
@@ -222,10 +218,11 @@ function filterConditions(eb: Eb, viewer: Viewer, filters: ProjectFilters): Cond
   if (filters.archived !== undefined) conditions.push(eb('p.archived', '=', filters.archived ? 1 : 0));
   if (filters.visibility) conditions.push(eb('p.visibility', '=', filters.visibility));
   if (filters.search !== undefined) {
-    const pattern = containsPattern(filters.search);
-    const like = (expression: Expression<string>) =>
-      sql<SqlBool>`lower(${expression}) like ${pattern} escape '\\'`;
-    const parts: Condition[] = [like(eb.ref('p.name')), like(eb.ref('p.path'))];
+    const search = filters.search;
+    const parts: Condition[] = [
+      containsIgnoringCase(eb.ref('p.name'), search),
+      containsIgnoringCase(eb.ref('p.path'), search),
+    ];
     if (filters.searchNamespaces)
       parts.push(
         eb.exists(
@@ -233,7 +230,7 @@ function filterConditions(eb: Eb, viewer: Viewer, filters: ProjectFilters): Cond
             .selectFrom('groups as sns')
             .select(sql.lit(1).as('one'))
             .whereRef('sns.id', '=', 'p.namespace_id')
-            .where(sql<SqlBool>`lower(sns.full_path || '/' || p.path) like ${pattern} escape '\\'`),
+            .where(containsIgnoringCase(sql<string>`sns.full_path || '/' || p.path`, search)),
         ),
       );
     conditions.push(eb.or(parts));
@@ -506,11 +503,10 @@ export function readStarrerPage(
     .innerJoin('users as u', 'u.id', 's.user_id')
     .where('s.project_id', '=', projectId);
   if (search !== undefined) {
-    const pattern = containsPattern(search);
     filtered = filtered.where((eb) =>
       eb.or([
-        sql<SqlBool>`lower(u.username) like ${pattern} escape '\\'`,
-        sql<SqlBool>`lower(u.name) like ${pattern} escape '\\'`,
+        containsIgnoringCase(eb.ref('u.username'), search),
+        containsIgnoringCase(eb.ref('u.name'), search),
       ]),
     );
   }

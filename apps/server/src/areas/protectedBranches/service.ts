@@ -2,7 +2,6 @@
 // code-owner option. Which rules match a branch and what they allow lives in branchProtection.ts; the
 // commits and branch deletions of the other areas consult it, so a rule made here is enforced there.
 
-import { sql } from 'kysely';
 import {
   AccessLevel,
   type ProjectAccess,
@@ -24,6 +23,7 @@ import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import { containsIgnoringCase } from '../../core/store/search.js';
 import {
   describeAccessLevel,
   findProtectionRule,
@@ -103,11 +103,6 @@ async function presentRule(db: Db, rule: ProtectionRule): Promise<ProtectedBranc
   };
 }
 
-/** `%`, `_` and the escape character itself are literal in a search term. */
-function likeContains(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * `search` keeps the rules whose name contains the term (case-insensitive); rules come in creation order.
  * Only the page's rules are read and presented.
@@ -127,10 +122,7 @@ export async function listProtectedBranches(
     AccessLevel.MAINTAINER,
   );
   let filtered = context.db.selectFrom('protected_branches').where('project_id', '=', project.id);
-  if (search) {
-    const pattern = likeContains(search.toLowerCase());
-    filtered = filtered.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
-  }
+  if (search) filtered = filtered.where((eb) => containsIgnoringCase(eb.ref('name'), search));
   const page = await readPageOf(context.db, filtered, (query) => query.selectAll().orderBy('id'), window);
   const rules = await withAccessLevels(context.db, page.items);
   return { items: await Promise.all(rules.map((rule) => presentRule(context.db, rule))), total: page.total };
