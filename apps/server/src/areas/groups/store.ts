@@ -2,6 +2,7 @@
 // and what presenting a page needs (the names of their ancestors, custom attributes, statistics), each one
 // query for the whole page.
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
@@ -53,37 +54,6 @@ export interface GroupRecord {
   description: string;
   created_at: string;
   runners_token: string | null;
-}
-
-/**
- * The group is one a signed-in user sees without all_available: a group they are a member of or a
- * descendant of one (membership is inherited), or an ancestor of a group they are a member of or of the
- * group of a project they are a member of (GitLab's ObjectHierarchy of authorized_groups and groups).
- * Correlated, over the closure table (migration 016): a list in name order tests the groups it walks until
- * its page is full, instead of collecting every group of the user's hierarchy first (hundreds of rows for a
- * member of many groups, most of a page's time).
- */
-function inMemberHierarchy(userId: number): RawBuilder<boolean> {
-  return sql<boolean>`(
-    exists (
-      select 1 from group_ancestors as up
-      where up.group_id = groups.id
-        and exists (
-          select 1 from members
-          where members.source_type = 'Group' and members.source_id = up.ancestor_id
-            and members.user_id = ${userId}))
-    or exists (
-      select 1 from group_ancestors as down
-      where down.ancestor_id = groups.id
-        and (
-          exists (
-            select 1 from members
-            where members.source_type = 'Group' and members.source_id = down.group_id
-              and members.user_id = ${userId})
-          or exists (
-            select 1 from projects
-            join members on members.source_type = 'Project' and members.source_id = projects.id
-            where projects.namespace_id = down.group_id and members.user_id = ${userId}))))`;
 }
 
 /** The group is one the user is a direct member of at `level` or above, or a descendant of one. */

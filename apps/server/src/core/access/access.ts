@@ -6,6 +6,7 @@ import { type Db, todayIso } from '../store/database.js';
 import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
 import { type Caller, requireScope, requireUser, type ScopeNeed } from './caller.js';
+import { inMemberHierarchy } from './groupHierarchy.js';
 
 export const AccessLevel = {
   NO_ACCESS: 0,
@@ -258,7 +259,7 @@ export async function resolveGroup(
     const accessLevel = await groupAccessLevel(db, caller, group);
     const visible =
       canSee(caller, group.visibility, accessLevel) ||
-      (caller.user !== null && (await reachesBelow(db, caller.user.id, group.id)));
+      (caller.user !== null && (await reachesThroughMembership(db, caller.user.id, group.id)));
     return visible ? { group, accessLevel } : undefined;
   });
   if (!access) throw notFound('Group');
@@ -267,25 +268,18 @@ export async function resolveGroup(
 }
 
 /**
- * Whether the user is a member of something below the group: a subgroup at any depth, or a project of the
- * group or of a subgroup. GitLab lets such a user read a private group (its name and path lead to what they
- * may see), without any access level in it. The groups area's lists follow the same rule.
+ * Whether the user reaches the group through a membership below it (a subgroup at any depth, or a project of
+ * the group or of a subgroup): GitLab lets such a user read a private group without any access level in it.
+ * The same rule as the groups area's lists (inMemberHierarchy).
  */
-async function reachesBelow(db: Db, userId: number, groupId: number): Promise<boolean> {
-  const { rows } = await sql<{ found: number }>`
-    with recursive below(id) as (
-      select ${groupId}
-      union
-      select groups.id from groups join below on groups.parent_id = below.id
-    )
-    select 1 as found from members
-    where members.user_id = ${userId} and (
-      (members.source_type = 'Group' and members.source_id in (select id from below))
-      or (members.source_type = 'Project' and members.source_id in
-        (select projects.id from projects where projects.namespace_id in (select id from below)))
-    )
-    limit 1`.execute(db);
-  return rows.length > 0;
+async function reachesThroughMembership(db: Db, userId: number, groupId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('groups')
+    .select('id')
+    .where('groups.id', '=', groupId)
+    .where(inMemberHierarchy(userId))
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A group for an operation that needs a signed-in caller: 401 and scope checks first, then resolveGroup's. */
