@@ -158,16 +158,14 @@ export interface ProjectOrder {
   sort: 'asc' | 'desc';
 }
 
-/** The descendants of a group, the group included (one recursive query). */
+/** The descendants of a group, the group included (from the closure table of group ancestors). */
 async function subtreeOf(db: Db, groupId: number): Promise<number[]> {
-  const { rows } = await sql<{ id: number }>`
-    with recursive tree(id) as (
-      select id from groups where id = ${groupId}
-      union all
-      select groups.id from groups join tree on groups.parent_id = tree.id
-    )
-    select id from tree`.execute(db);
-  return rows.map((row) => Number(row.id));
+  const rows = await db
+    .selectFrom('group_ancestors')
+    .select('group_id')
+    .where('ancestor_id', '=', groupId)
+    .execute();
+  return rows.map((row) => row.group_id);
 }
 
 function sharedWith(eb: Eb, groupIds: number[]): Condition {

@@ -1,6 +1,6 @@
 // Access levels and visibility: who may see a project or group and at which level they act.
 
-import { type Selectable, sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import { forbidden, notFound, unauthorized } from '../http/errors.js';
 import { type Db, todayIso } from '../store/database.js';
 import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
@@ -28,16 +28,15 @@ export interface ProjectAccess {
   accessLevel: number;
 }
 
-/** The group and its ancestors, nearest first: one recursive query, whatever the depth. */
+/** The group and its ancestors, nearest first: one query of the closure table, whatever the depth. */
 export async function groupChain(db: Db, groupId: number): Promise<GroupRow[]> {
-  const { rows } = await sql<GroupRow & { depth: number }>`
-    with recursive chain as (
-      select groups.*, 0 as depth from groups where id = ${groupId}
-      union all
-      select groups.*, chain.depth + 1 from groups join chain on groups.id = chain.parent_id
-    )
-    select * from chain order by depth`.execute(db);
-  return rows.map(({ depth: _depth, ...group }) => group);
+  return db
+    .selectFrom('group_ancestors as a')
+    .innerJoin('groups', 'groups.id', 'a.ancestor_id')
+    .selectAll('groups')
+    .where('a.group_id', '=', groupId)
+    .orderBy('a.depth')
+    .execute();
 }
 
 async function memberLevel(
