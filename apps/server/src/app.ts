@@ -93,22 +93,19 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
     validateResponses: options.validateResponses ?? false,
   });
-  // One layer for everything a request passes before its route (see inSeries). The validator works on the
-  // full URL (its base path is /api/v4), so it is not mounted under /api/v4.
+  // One layer for the whole API (see inSeries): body parsers, authentication, the validator's chain, then the
+  // route the validator matched. The validator works on the full URL (its base path is /api/v4).
   app.use(
     inSeries([
       express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] }),
       express.urlencoded({ extended: true, limit: '50mb' }),
       underPath('/api/v4', authenticate(db)),
       ...validators.map(headAsGet),
+      areaDispatcher(
+        '/api/v4',
+        AREAS.map((area) => area.router(context)),
+      ),
     ]),
-  );
-  app.use(
-    '/api/v4',
-    areaDispatcher(
-      '/api/v4',
-      AREAS.map((area) => area.router(context)),
-    ),
   );
   // After the API, so that API requests do not walk the docs routes first.
   app.use(docsRouter());
