@@ -17,31 +17,29 @@ type Condition = Expression<SqlBool>;
 /* The caller's group memberships ------------------------------------------------------------------ */
 
 /**
- * The user's level in each of these groups, inherited from the group's ancestors (the highest membership
- * along its chain): one recursive query for the chains and one for the memberships, for a page's groups.
+ * The user's level in each of these groups, inherited from the group's ancestors: the highest membership
+ * along the group's chain (the closure table gives the chain). One query for a page's groups; a group the
+ * user reaches through no membership is absent.
  */
 export async function groupLevelsOf(
   db: Db,
   userId: number,
   groupIds: readonly number[],
 ): Promise<Map<number, number>> {
-  const levels = new Map<number, number>();
-  if (groupIds.length === 0) return levels;
-  const chains = await namespaceChains(db, groupIds);
-  const ancestorIds = [...new Set([...chains.values()].flat().map((group) => group.id))];
+  if (groupIds.length === 0) return new Map();
   const rows = await db
-    .selectFrom('members')
-    .select(['source_id', 'access_level'])
-    .where('source_type', '=', 'Group')
-    .where('user_id', '=', userId)
-    .where('source_id', 'in', ancestorIds)
+    .selectFrom('group_ancestors as a')
+    .innerJoin('members as m', (join) =>
+      join
+        .onRef('m.source_id', '=', 'a.ancestor_id')
+        .on('m.source_type', '=', 'Group')
+        .on('m.user_id', '=', userId),
+    )
+    .select((eb) => ['a.group_id', eb.fn.max('m.access_level').as('level')])
+    .where('a.group_id', 'in', groupIds)
+    .groupBy('a.group_id')
     .execute();
-  const direct = new Map(rows.map((row) => [row.source_id, row.access_level]));
-  for (const [groupId, chain] of chains) {
-    const level = Math.max(0, ...chain.map((group) => direct.get(group.id) ?? 0));
-    if (level > 0) levels.set(groupId, level);
-  }
-  return levels;
+  return new Map(rows.map((row) => [row.group_id, Number(row.level)]));
 }
 
 /** Who lists: nobody (anonymous), an administrator (sees everything), or a user. */
