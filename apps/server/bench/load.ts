@@ -56,8 +56,8 @@ async function driveWithWrk(
   const number = (pattern: RegExp): number => Number(pattern.exec(stdout)?.[1] ?? 0);
   return {
     requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
-    p50Ms: latencyMs(/^\s+50%\s+([\d.]+)(us|ms|s)$/m.exec(stdout)),
-    p99Ms: latencyMs(/^\s+99%\s+([\d.]+)(us|ms|s)$/m.exec(stdout)),
+    p50Ms: latencyMs(/^\s+50%\s+([\d.]+)(us|ms|s|m)$/m.exec(stdout)),
+    p99Ms: latencyMs(/^\s+99%\s+([\d.]+)(us|ms|s|m)$/m.exec(stdout)),
     failures: number(/Non-2xx or 3xx responses:\s+(\d+)/) + socketErrors(stdout),
   };
 }
@@ -65,7 +65,9 @@ async function driveWithWrk(
 function latencyMs(match: RegExpExecArray | null): number {
   if (!match) return Number.NaN;
   const value = Number(match[1]);
-  return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
+  // wrk prints each latency in the unit that suits it: microseconds up to minutes.
+  const msPerUnit: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+  return value * (msPerUnit[match[2] ?? 'ms'] ?? 1);
 }
 
 function socketErrors(stdout: string): number {

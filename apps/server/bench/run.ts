@@ -2,8 +2,9 @@
 // the peak memory of the server, in production mode (request validation only) with one worker process and
 // with one per core (the default), and with response validation on too. A minimal Express route measured
 // the same way, before and after each one-worker read, says what this machine and load generator allow at
-// all at that moment (the machine's speed drifts within a run); the other settings show multiples of the
-// one-worker rates.
+// all at that moment (the machine's speed drifts within a run); the same route sending the read's own body
+// says what Express alone allows for a response of that size (the read's ceiling); the other settings show
+// multiples of the one-worker rates.
 // Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=scale` runs only the
@@ -81,6 +82,8 @@ async function measure(url: string, headers: Record<string, string>): Promise<Lo
 interface Calibration {
   /** Measures the minimal route now and prints the figure. */
   rate(): Promise<number>;
+  /** Measures the minimal route sending the JSON body that `url` answers now (its rate, not printed). */
+  sameBodyRate(url: string, headers: Record<string, string>): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -100,8 +103,30 @@ async function startMinimalExpress(): Promise<Calibration> {
       console.log(formatLoad('minimal Express', result));
       return result.requestsPerSecond;
     },
+    sameBodyRate: async (url, headers) => {
+      const body = await (await fetch(url, { headers })).text();
+      const stored = `http://127.0.0.1:${port}/bodies/read`;
+      const put = await fetch(stored, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      if (put.status !== 204) throw new Error(`minimal Express refused the body of ${url}: ${put.status}`);
+      return (await measure(stored, {})).requestsPerSecond;
+    },
     stop: () => stop(child),
   };
+}
+
+/**
+ * The ceiling of a read: the minimal Express route sending the same body, as a share of the minimal route,
+ * and the read's share of that ceiling. A large body costs Express alone its serialisation, ETag and socket
+ * writes; what is left between the ceiling and the read is the server's own work.
+ */
+function formatCeiling(readRate: number, sameBodyRate: number, baseline: number): string {
+  const ceiling = ((sameBodyRate / baseline) * 100).toFixed(0);
+  const share = ((readRate / sameBodyRate) * 100).toFixed(0);
+  return `   (Express sending the same body: ${ceiling}% of minimal; this read ${share}% of that)`;
 }
 
 /** Commits `count` new files to `branch`, one request after the other; returns how many succeeded. */
@@ -217,11 +242,16 @@ async function runSetting(
   for (const [name, url] of reads) {
     const result = await measure(url, headers);
     rates.set(name, result.requestsPerSecond);
+    const sameBody = calibration ? await calibration.sameBodyRate(url, headers) : undefined;
     const after = calibration ? await calibration.rate() : undefined;
     const baseline = before !== undefined && after !== undefined ? (before + after) / 2 : undefined;
     const single = oneWorker?.get(name);
     const multiple = single ? `   ${(result.requestsPerSecond / single).toFixed(2)}x 1 worker` : '';
-    console.log(`${formatLoad(name, result, baseline)}${multiple}`);
+    const ceiling =
+      sameBody !== undefined && baseline !== undefined
+        ? formatCeiling(result.requestsPerSecond, sameBody, baseline)
+        : '';
+    console.log(`${formatLoad(name, result, baseline)}${multiple}${ceiling}`);
     before = after;
   }
   await commits(origin);
@@ -299,9 +329,12 @@ async function runProjectScale(): Promise<void> {
     const largeUrl = large?.[index]?.[1] ?? '';
     const smallResult = await measure(smallUrl, headers);
     const largeResult = await measure(largeUrl, headers);
+    const sameBody = await calibration.sameBodyRate(smallUrl, headers);
     const after = await calibration.rate();
     const baseline = (before + after) / 2;
-    console.log(formatLoad(`${name} (${PROJECT_SCALE_SIZES[0]})`, smallResult, baseline));
+    console.log(
+      `${formatLoad(`${name} (${PROJECT_SCALE_SIZES[0]})`, smallResult, baseline)}${formatCeiling(smallResult.requestsPerSecond, sameBody, baseline)}`,
+    );
     const share = ((largeResult.requestsPerSecond / smallResult.requestsPerSecond) * 100).toFixed(0);
     console.log(
       `${formatLoad(`${name} (${PROJECT_SCALE_SIZES[1]})`, largeResult, baseline)}   ${share}% of ${PROJECT_SCALE_SIZES[0]}`,
