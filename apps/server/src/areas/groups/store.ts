@@ -2,6 +2,7 @@
 // and what presenting a page needs (the names of their ancestors, custom attributes, statistics), each one
 // query for the whole page.
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { GroupRow } from '../../core/access/access.js';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -44,17 +45,8 @@ export interface GroupFilter {
 
 export type GroupOrder = { by: 'name' | 'path' | 'id'; sort: 'asc' | 'desc' };
 
-export interface GroupRecord {
-  id: number;
-  name: string;
-  path: string;
-  full_path: string;
-  parent_id: number | null;
-  visibility: string;
-  description: string;
-  created_at: string;
-  runners_token: string | null;
-}
+/** A group's row as the lists read it (RECORD_COLUMNS): every column but `kind`, which is always `group` here. */
+export type GroupRecord = Omit<GroupRow, 'kind'>;
 
 /** The group is one the user is a direct member of at `level` or above, or a descendant of one. */
 function inMinAccessLevel(userId: number, level: number): RawBuilder<boolean> {
