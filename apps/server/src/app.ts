@@ -29,7 +29,7 @@ import {
   openApiValidator,
 } from './core/http/openapi.js';
 import { fastQueryParser, type QueryParser } from './core/http/queryParser.js';
-import { inSeries, underPath } from './core/http/series.js';
+import { inSeries, onlyWithBody, underPath } from './core/http/series.js';
 
 /** Every area of the API, one folder each under `src/areas/`. */
 export const AREAS: readonly Area[] = [
@@ -97,8 +97,8 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   // route the validator matched. The validator works on the full URL (its base path is /api/v4).
   app.use(
     inSeries([
-      express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] }),
-      express.urlencoded({ extended: true, limit: '50mb' }),
+      onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+      onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),
       ...validators.map(headAsGet),
       areaDispatcher(

@@ -4,6 +4,7 @@ import { bundledSpecJsonPath } from '@collab/spec';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { indexOperations, parameterCarriers } from './parameterCarriers.js';
+import { onlyWithBody } from './series.js';
 
 export function loadBundledSpec(): Record<string, unknown> {
   return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Record<string, unknown>;
@@ -100,17 +101,7 @@ function withoutIdleSteps(chain: RequestHandler[]): RequestHandler[] {
   const multipart = named('multipartMiddleware');
   return chain
     .filter((middleware) => !idle.includes(middleware))
-    .map(
-      (middleware): RequestHandler =>
-        middleware === multipart
-          ? (req, res, next) => (hasBody(req) ? multipart(req, res, next) : next())
-          : middleware,
-    );
-}
-
-/** Whether a request carries a body, as body parsers judge it (type-is's `hasBody`). */
-function hasBody(req: { headers: Record<string, string | string[] | undefined> }): boolean {
-  return req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+    .map((middleware): RequestHandler => (middleware === multipart ? onlyWithBody(multipart) : middleware));
 }
 
 function validatorMiddlewares(options: ValidatorOptions): RequestHandler[] {
