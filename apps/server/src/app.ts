@@ -28,7 +28,7 @@ import {
   loadBundledSpec,
   openApiValidator,
 } from './core/http/openapi.js';
-import { fastQueryParser, type QueryParser } from './core/http/queryParser.js';
+import { fastQueryParser, parseQueryOnce, type QueryParser } from './core/http/queryParser.js';
 import { inSeries, onlyWithBody, underPath } from './core/http/series.js';
 
 /** Every area of the API, one folder each under `src/areas/`. */
@@ -97,6 +97,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   // route the validator matched. The validator works on the full URL (its base path is /api/v4).
   app.use(
     inSeries([
+      parseQueryOnce(),
       onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),

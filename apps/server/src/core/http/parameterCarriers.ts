@@ -4,6 +4,7 @@
 // GitLab (Grape on Rack) merges the query and the body into one set of parameters for every method, the body
 // winning on a name given twice; moving names by the operation's own schema gives the same result.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { keepParsedQuery } from './queryParser.js';
 
 /** What one operation declares: its query parameter names and the properties of its request body. */
 export interface OperationCarriers {
@@ -178,6 +179,7 @@ function queryIntoBody(req: Request, operation: OperationCarriers, body: Readonl
     req.headers['content-type'] = operation.mediaType;
   }
   req.url = withQuery(path, kept);
+  keepParsedQuery(req);
 }
 
 /**
@@ -198,6 +200,7 @@ function bodyIntoQuery(req: Request, operation: OperationCarriers): void {
     delete body[name];
   }
   req.url = withQuery(path, pairs);
+  keepParsedQuery(req);
   // The pagination links are built from the URL as sent: they must carry the filters the body gave.
   req.originalUrl = req.url;
 }
