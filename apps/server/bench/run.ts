@@ -7,8 +7,8 @@
 // multiples of the one-worker rates.
 // Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
-// Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=scale` runs only the
-// scale rows, `BENCH_ONLY=projects` only the project-list rows.
+// Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=reads` runs only the
+// one-worker setting, `BENCH_ONLY=scale` only the scale rows, `BENCH_ONLY=projects` only the project-list rows.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -352,13 +352,17 @@ const cores = availableParallelism();
 console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARM_UP_SECONDS} s of warm-up`,
 );
-if (ONLY === undefined) {
+// The one-worker rates by read: the settings with more workers are shown as multiples of them.
+let oneWorker: ReadonlyMap<string, number> | undefined;
+if (ONLY === undefined || ONLY === 'reads') {
   const calibration = await startMinimalExpress();
-  const oneWorker = await runSetting(
+  oneWorker = await runSetting(
     { title: 'production mode (request validation), 1 worker process', workers: 1, validateResponses: false },
     calibration,
   );
   await calibration.stop();
+}
+if (ONLY === undefined) {
   await runSetting(
     {
       title: `production mode (request validation), ${cores} worker processes (the default: one per core)`,
