@@ -718,6 +718,35 @@ describe('bundles', () => {
   });
 });
 
+describe('commitsInRange', () => {
+  it('lists the commits of a push oldest first with their total, within and past the limit', async () => {
+    const { repo, first, second } = await seededRepo();
+    const more: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const result = await repo.commitFileChange(change({ filePath: `more/${i}.txt`, message: `More ${i}` }));
+      expectOk(result);
+      more.push(result.commitId);
+    }
+    const tip = more[2] ?? '';
+    // One commit after `before`: the case of every commit made through the API.
+    expect(await repo.commitsInRange(tip, more[1] ?? '', 20)).toMatchObject({
+      total: 1,
+      commits: [{ id: tip, title: 'More 2', parent_ids: [more[1]] }],
+    });
+    // Fewer than the limit: all of them; the whole history without an exclusion.
+    const all = await repo.commitsInRange(tip, null, 20);
+    expect(all.total).toBe(5);
+    expect(all.commits.map((commit) => commit.id)).toEqual([first, second, ...more]);
+    // Past the limit: the newest `limit`, and the total counted in full.
+    const cut = await repo.commitsInRange(tip, first, 2);
+    expect(cut.total).toBe(4);
+    expect(cut.commits.map((commit) => commit.id)).toEqual([more[1], more[2]]);
+    // Exactly the limit: the count agrees.
+    expect((await repo.commitsInRange(tip, second, 3)).total).toBe(3);
+    expect(await repo.commitsInRange(tip, tip, 20)).toEqual({ commits: [], total: 0 });
+  });
+});
+
 describe('throughput', () => {
   it('commits sequentially at a useful rate', async () => {
     const repo = await newRepo();
