@@ -28,7 +28,7 @@ import {
   loadBundledSpec,
   openApiValidator,
 } from './core/http/openapi.js';
-import { fastQueryParser, parseQueryOnce, type QueryParser } from './core/http/queryParser.js';
+import { fastQueryParser, parseQueryOncePerRequest, type QueryParser } from './core/http/queryParser.js';
 import { inSeries, onlyWithBody, underPath } from './core/http/series.js';
 
 /** Every area of the API, one folder each under `src/areas/`. */
@@ -88,6 +88,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   // queries without brackets take Node's cheaper parser (see fastQueryParser).
   app.set('query parser', 'extended');
   app.set('query parser', fastQueryParser(app.get('query parser fn') as QueryParser));
+  parseQueryOncePerRequest(app);
   const spec = loadBundledSpec();
   const validators = openApiValidator({
     apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
@@ -97,7 +98,6 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   // route the validator matched. The validator works on the full URL (its base path is /api/v4).
   app.use(
     inSeries([
-      parseQueryOnce(),
       onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from './errors.js';
 import { headAsGet, openApiValidator } from './openapi.js';
 import { indexOperations, serializeParameter, topLevelName } from './parameterCarriers.js';
+import { parseQueryOncePerRequest } from './queryParser.js';
 
 const THING = {
   type: 'object',
@@ -150,6 +151,8 @@ describe('the middleware in the validator chain', () => {
   beforeAll(async () => {
     const app = express();
     app.set('query parser', 'extended');
+    // As in the app: req.query parsed once and settable, which parameterCarriers needs when it rewrites the URL.
+    parseQueryOncePerRequest(app);
     app.use(express.json());
     app.use(express.urlencoded({ extended: true }));
     for (const validate of openApiValidator({ apiSpec: spec(), validateResponses: false }))

@@ -3,7 +3,7 @@
 // cost. It matters because Express 5 parses the query again on every read of `req.query` (the validator and
 // the routes read it several times per request): qs was 3% of a GET file's CPU time for `?ref=main`.
 import { parse as parseSimple } from 'node:querystring';
-import type { Request, RequestHandler } from 'express';
+import type { Express, Request } from 'express';
 
 export type QueryParser = (text: string | null) => unknown;
 
@@ -16,28 +16,42 @@ export function fastQueryParser(extended: QueryParser): QueryParser {
         { ...parseSimple(text) };
 }
 
+/** The query string of a request URL (what follows the first `?`), or null, as Express hands it to the parser. */
+function queryStringOf(url: string): string | null {
+  const mark = url.indexOf('?');
+  return mark === -1 ? null : url.slice(mark + 1);
+}
+
+const PARSED_QUERY = Symbol('parsed query');
+
+type RequestWithQuery = Request & { [PARSED_QUERY]?: unknown };
+
 /**
- * Parses the query of `req.url` with the app's query parser and keeps it as the request's own, writable
- * `query`. Express 5's `req.query` is a getter that parses the URL again at every read, and the validator
- * (which coerces the values it validates in place) redefines it on every request to make it writable; an
- * own property is parsed once and needs neither. Called first for every API request, and again by whatever
- * rewrites `req.url` (parameterCarriers).
+ * Makes `req.query` of the app's requests parsed once and settable. Express 5's `req.query` is a getter that
+ * parses the URL again at every read, and the validator (which coerces the values it validates in place)
+ * needs a writable property: without a setter it redefines `query` on each request, which cost more than
+ * the rest of its bookkeeping. Installed on the app's request prototype, after its query parser is set.
  */
-export function keepParsedQuery(req: Request): void {
-  const parse = req.app.get('query parser fn') as QueryParser;
-  const mark = req.url.indexOf('?');
-  Object.defineProperty(req, 'query', {
-    value: parse(mark === -1 ? null : req.url.slice(mark + 1)),
-    writable: true,
-    enumerable: true,
+export function parseQueryOncePerRequest(app: Express): void {
+  const parse = app.get('query parser fn') as QueryParser;
+  Object.defineProperty(app.request, 'query', {
     configurable: true,
+    enumerable: true,
+    get(this: RequestWithQuery): unknown {
+      if (this[PARSED_QUERY] === undefined) this[PARSED_QUERY] = parse(queryStringOf(this.url));
+      return this[PARSED_QUERY];
+    },
+    set(this: RequestWithQuery, value: unknown) {
+      this[PARSED_QUERY] = value;
+    },
   });
 }
 
-/** keepParsedQuery as the first middleware of the API. */
-export function parseQueryOnce(): RequestHandler {
-  return (req, _res, next) => {
-    keepParsedQuery(req);
-    next();
-  };
+/**
+ * Parses `req.url`'s query again, for whatever rewrites the URL of a request (parameterCarriers); the app has
+ * parseQueryOncePerRequest, which makes `req.query` settable.
+ */
+export function keepParsedQuery(req: Request): void {
+  const parse = req.app.get('query parser fn') as QueryParser;
+  req.query = parse(queryStringOf(req.url)) as Request['query'];
 }
