@@ -188,9 +188,10 @@ describe('GET /groups on 10,000 groups', () => {
 
   it('runs the same few statements for a page of 5 groups as for one of 100', async () => {
     const counted = async (perPage: number) => {
-      // The count of the filtered collection is cached: warm it, then measure a read of the page.
+      // The count of the filtered collection is cached, and so is a page read before: warm the count with
+      // another page of the same list, then measure the first read of this page.
       const path = `/groups?statistics=true&with_custom_attributes=true&page=3&per_page=${perPage}`;
-      await server.get(path, ADMIN_TOKEN);
+      await server.get(path.replace('page=3', 'page=2'), ADMIN_TOKEN);
       statements = [];
       const answer = await server.get(path, ADMIN_TOKEN);
       expect(ids(answer.body)).toHaveLength(perPage);

@@ -1,7 +1,7 @@
 // The query string parser of the app. Bracket forms (`custom_attributes[key]=value`, `upload[url]=…`, `x[]=a`)
 // need qs ("extended"); a query without brackets parses the same with Node's own parser at a fraction of the
-// cost. It matters because Express 5 parses the query again on every read of `req.query` (the validator and
-// the routes read it several times per request): qs was 3% of a GET file's CPU time for `?ref=main`.
+// cost (qs was 3% of a GET file's CPU time for `?ref=main` when Express parsed the query at every read of
+// `req.query`). And the app's requests parse their query once (parseQueryOncePerRequest).
 import { parse as parseSimple } from 'node:querystring';
 import type { Express, Request } from 'express';
 

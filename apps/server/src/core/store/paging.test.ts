@@ -9,6 +9,7 @@ import {
   startListServer,
 } from '../http/pagination.testSupport.js';
 import type { Schemas } from '../http/types.js';
+import { openDatabase } from './database.js';
 import { countKeyOf } from './paging.js';
 
 const COUNT = 10_000;
@@ -124,6 +125,29 @@ describe('a page of 10,000 deploy keys', () => {
     expect(after.headers).toMatchObject(pageHeaders(COUNT - 1, 1, 1));
     expect(ids(after.body)).toEqual([keyIds[1]]);
     keyIds.shift();
+  });
+});
+
+describe('a page read again', () => {
+  it('is the same between writes, and follows a write by another process on the same file at once', async () => {
+    const path = `${PROJECT}/deploy_keys?page=3&per_page=5`;
+    const first = await server.get(path);
+    expect(await server.get(path)).toEqual(first);
+    const [id] = ids(first.body);
+    // Another connection to the database file, as another server process or the move-storage command has.
+    const other = await openDatabase(server.app.context.dataDir);
+    try {
+      await other
+        .updateTable('deploy_keys')
+        .set({ title: 'renamed elsewhere' })
+        .where('id', '=', id ?? 0)
+        .execute();
+    } finally {
+      await other.destroy();
+    }
+    const again = await server.get(path);
+    expect(ids(again.body)).toEqual(ids(first.body));
+    expect((again.body as Schemas['DeployKey'][])[0]?.title).toBe('renamed elsewhere');
   });
 });
 
