@@ -10,10 +10,9 @@
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; `BENCH_ONLY=reads` runs only the
 // one-worker setting, `BENCH_ONLY=scale` only the scale rows, `BENCH_ONLY=projects` only the project-list rows.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CONNECTIONS, drive, type LoadResult, loadGeneratorName } from './load.js';
 import { sampleMemory } from './memory.js';
 import {
@@ -23,46 +22,14 @@ import {
   seedProjectScale,
 } from './projectScale.js';
 import { SCALE_PER_PAGE, SCALE_SIZES, scaleLists, seedScaleProjects, writeScaleFixtures } from './scale.js';
+import { SERVER_DIR, startServer as startBuiltServer, startListening, stop } from './server.js';
 
-const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
-const SERVER_MAIN = join(SERVER_DIR, 'dist/main.js');
 const TOKEN = 'collab-demo-maintainer-token';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 300);
 const ONLY = process.env.BENCH_ONLY;
 const generator = await loadGeneratorName();
-
-/** The Node.js flags of the start script, so that the benchmark runs the server as `pnpm start` does. */
-async function startScriptNodeFlags(): Promise<string[]> {
-  const manifest = JSON.parse(await readFile(join(SERVER_DIR, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const words = manifest.scripts.start.split(/\s+/);
-  return words.slice(1, words.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
-}
-
-/** Starts a process and resolves with the port it prints after "listening". */
-async function startListening(child: ChildProcess): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening(?: on http:\/\/[\d.]+:| )(\d+)/.exec(output);
-      if (match?.[1]) {
-        child.stdout?.resume();
-        resolve(Number(match[1]));
-      }
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 function formatLoad(name: string, result: LoadResult, baseline?: number): string {
   const failures = result.failures ? `   (${result.failures} failed)` : '';
@@ -182,21 +149,9 @@ interface Setting {
   validateResponses: boolean;
 }
 
-/** Starts the built server on a data directory in production mode; resolves with its origin. */
-async function startServer(
-  dataDir: string,
-  seed: string,
-  workers: number,
-  validateResponses: boolean,
-): Promise<{ child: ChildProcess; origin: string }> {
-  const args = [...(await startScriptNodeFlags()), SERVER_MAIN, '--seed', seed, '--data-dir', dataDir];
-  args.push('--port', '0', '--workers', String(workers));
-  if (validateResponses) args.push('--validate-responses');
-  const child = spawn(process.execPath, args, {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  return { child, origin: `http://127.0.0.1:${await startListening(child)}` };
+/** The built server with the start script's flags. */
+function startServer(dataDir: string, seed: string, workers: number, validateResponses: boolean) {
+  return startBuiltServer({ dataDir, seed, workers, validateResponses });
 }
 
 /** Waits (at most 60 s) until no pipeline of the project is still to run or running. */

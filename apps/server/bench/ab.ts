@@ -1,0 +1,98 @@
+// A/B comparison of two or more server builds or Node.js flag sets on one read: each side runs as its own
+// server (one worker, demo data, five finished pipelines), and the sides are measured in turn, round after
+// round, so that the drift of a shared machine weighs on all of them alike; medians are compared. A change
+// worth a few percent is lost in the spread between two runs of `pnpm bench` (±5-10% here), not here.
+//
+//   pnpm --filter @collab/server bench:ab '/api/v4/projects/acme%2Fwebsite/repository/branches' \
+//     before:dist=/tmp/dist-before after: small-heap:flags=--max-semi-space-size=4
+//
+// A side is `name:` (this build, the start script's flags) or `name:key=value,…` with `dist=DIR` (a compiled
+// server, e.g. `tsc -p tsconfig.build.json --outDir DIR` of another commit), `flags=--a+--b` (Node.js flags,
+// `+`-separated) or `workers=N`. AB_ROUNDS (default 7) and AB_SECONDS (default 3) set the rounds and length.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drive, loadGeneratorName } from './load.js';
+import { type ServerOptions, startServer, stop } from './server.js';
+
+const TOKEN = 'collab-demo-maintainer-token';
+const ROUNDS = Number(process.env.AB_ROUNDS ?? 7);
+const SECONDS = Number(process.env.AB_SECONDS ?? 3);
+
+interface Side {
+  name: string;
+  options: Partial<ServerOptions>;
+}
+
+function parseSide(text: string): Side {
+  const colon = text.indexOf(':');
+  const name = colon === -1 ? text : text.slice(0, colon);
+  const options: Partial<ServerOptions> = {};
+  for (const setting of (colon === -1 ? '' : text.slice(colon + 1)).split(',').filter(Boolean)) {
+    const equals = setting.indexOf('=');
+    const [key, value] = [setting.slice(0, equals), setting.slice(equals + 1)];
+    if (key === 'dist') options.builtDir = value;
+    else if (key === 'flags') options.nodeFlags = value.split('+').filter(Boolean);
+    else if (key === 'workers') options.workers = Number(value);
+    else throw new Error(`unknown setting ${setting} (dist=, flags= or workers=)`);
+  }
+  return { name, options };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+const [path, ...sideTexts] = process.argv.slice(2);
+if (!path?.startsWith('/') || sideTexts.length < 2) {
+  console.error(
+    "usage: ab.ts '/api/v4/…' name:[dist=DIR,flags=--a+--b,workers=N] name:… (two sides or more)",
+  );
+  process.exit(2);
+}
+const generator = await loadGeneratorName();
+const headers = { 'PRIVATE-TOKEN': TOKEN };
+const servers = [];
+for (const side of sideTexts.map(parseSide)) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-ab-'));
+  const server = await startServer({
+    seed: 'demo',
+    workers: 1,
+    validateResponses: false,
+    dataDir,
+    ...side.options,
+  });
+  servers.push({ ...side, ...server, dataDir, rates: [] as number[] });
+}
+// Five pipelines on each side, as in `pnpm bench`, left to finish before anything is measured.
+for (const server of servers) {
+  for (let i = 0; i < 5; i++) {
+    await fetch(`${server.origin}/api/v4/projects/acme%2Fwebsite/pipeline`, {
+      method: 'POST',
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ref: 'main' }),
+    }).then((response) => response.arrayBuffer());
+  }
+}
+await new Promise((resolve) => setTimeout(resolve, 9000));
+for (const server of servers) await drive(generator, `${server.origin}${path}`, headers, SECONDS);
+console.log(
+  `${generator}, ${ROUNDS} rounds of ${SECONDS} s, sides in turn (reversed every other round): ${path}`,
+);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
+    const result = await drive(generator, `${server.origin}${path}`, headers, SECONDS);
+    if (result.failures > 0) throw new Error(`${server.name}: ${result.failures} failed requests`);
+    server.rates.push(result.requestsPerSecond);
+  }
+}
+for (const server of servers) {
+  const rate = median(server.rates);
+  const runs = server.rates.map((value) => value.toFixed(0)).join(' ');
+  console.log(
+    `  ${server.name.padEnd(16)} median ${rate.toFixed(0).padStart(6)} req/s  ${(1e6 / rate).toFixed(1).padStart(6)} us/request   (${runs})`,
+  );
+  await stop(server.child);
+  await rm(server.dataDir, { recursive: true, force: true });
+}

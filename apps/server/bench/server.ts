@@ -1,0 +1,67 @@
+// Starting and stopping the built server for the benchmarks (run.ts, ab.ts): in production mode, on a data
+// directory, with the Node.js flags of the start script unless told otherwise.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+/** The compiled server (`pnpm build`). */
+export const BUILT_SERVER_DIR = join(SERVER_DIR, 'dist');
+
+/** The Node.js flags of the start script, so that the benchmark runs the server as `pnpm start` does. */
+export async function startScriptNodeFlags(): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(SERVER_DIR, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = manifest.scripts.start.split(/\s+/);
+  return words.slice(1, words.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
+}
+
+/** Starts a process and resolves with the port it prints after "listening". */
+export async function startListening(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening(?: on http:\/\/[\d.]+:| )(\d+)/.exec(output);
+      if (match?.[1]) {
+        child.stdout?.resume();
+        resolve(Number(match[1]));
+      }
+    });
+  });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export interface ServerOptions {
+  dataDir: string;
+  /** `demo` or a fixtures file. */
+  seed: string;
+  workers: number;
+  validateResponses: boolean;
+  /** The compiled server to run (default: this package's dist). */
+  builtDir?: string;
+  /** Node.js flags (default: the start script's). */
+  nodeFlags?: readonly string[];
+}
+
+/** Starts the built server in production mode; resolves with its process and origin. */
+export async function startServer(options: ServerOptions): Promise<{ child: ChildProcess; origin: string }> {
+  const flags = options.nodeFlags ?? (await startScriptNodeFlags());
+  const main = join(options.builtDir ?? BUILT_SERVER_DIR, 'main.js');
+  const args = [...flags, main, '--seed', options.seed, '--data-dir', options.dataDir];
+  args.push('--port', '0', '--workers', String(options.workers));
+  if (options.validateResponses) args.push('--validate-responses');
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  return { child, origin: `http://127.0.0.1:${await startListening(child)}` };
+}
