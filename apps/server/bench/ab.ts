@@ -13,9 +13,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { drive, loadGeneratorName } from './load.js';
-import { type ServerOptions, startServer, stop } from './server.js';
+import { BENCH_TOKEN, runFinishedPipelines, type ServerOptions, startServer, stop } from './server.js';
 
-const TOKEN = 'collab-demo-maintainer-token';
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 7);
 const SECONDS = Number(process.env.AB_SECONDS ?? 3);
 
@@ -52,7 +51,7 @@ if (!path?.startsWith('/') || sideTexts.length < 2) {
   process.exit(2);
 }
 const generator = await loadGeneratorName();
-const headers = { 'PRIVATE-TOKEN': TOKEN };
+const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
 const servers = [];
 for (const side of sideTexts.map(parseSide)) {
   const dataDir = await mkdtemp(join(tmpdir(), 'collab-ab-'));
@@ -65,17 +64,8 @@ for (const side of sideTexts.map(parseSide)) {
   });
   servers.push({ ...side, ...server, dataDir, rates: [] as number[] });
 }
-// Five pipelines on each side, as in `pnpm bench`, left to finish before anything is measured.
-for (const server of servers) {
-  for (let i = 0; i < 5; i++) {
-    await fetch(`${server.origin}/api/v4/projects/acme%2Fwebsite/pipeline`, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ref: 'main' }),
-    }).then((response) => response.arrayBuffer());
-  }
-}
-await new Promise((resolve) => setTimeout(resolve, 9000));
+// Five finished pipelines on each side, as in `pnpm bench`.
+for (const server of servers) await runFinishedPipelines(server.origin);
 for (const server of servers) await drive(generator, `${server.origin}${path}`, headers, SECONDS);
 console.log(
   `${generator}, ${ROUNDS} rounds of ${SECONDS} s, sides in turn (reversed every other round): ${path}`,

@@ -22,9 +22,15 @@ import {
   seedProjectScale,
 } from './projectScale.js';
 import { SCALE_PER_PAGE, SCALE_SIZES, scaleLists, seedScaleProjects, writeScaleFixtures } from './scale.js';
-import { SERVER_DIR, startServer as startBuiltServer, startListening, stop } from './server.js';
+import {
+  BENCH_TOKEN,
+  runFinishedPipelines,
+  SERVER_DIR,
+  startServer as startBuiltServer,
+  startListening,
+  stop,
+} from './server.js';
 
-const TOKEN = 'collab-demo-maintainer-token';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
 const COMMITS = Number(process.env.BENCH_COMMITS ?? 300);
@@ -103,7 +109,7 @@ async function commitSequence(origin: string, branch: string, count: number): Pr
   for (let i = 0; i < count; i++) {
     const response = await fetch(`${api}/${encodeURIComponent(`bench/${branch}/file-${i}.txt`)}`, {
       method: 'POST',
-      headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
+      headers: { 'PRIVATE-TOKEN': BENCH_TOKEN, 'Content-Type': 'application/json' },
       body: JSON.stringify({ branch, content: `commit ${i}\n`, commit_message: `bench ${i}` }),
     });
     if (response.status === 201) ok++;
@@ -115,7 +121,7 @@ async function commitSequence(origin: string, branch: string, count: number): Pr
 async function post(url: string, body: unknown): Promise<void> {
   await fetch(url, {
     method: 'POST',
-    headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' },
+    headers: { 'PRIVATE-TOKEN': BENCH_TOKEN, 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   }).then((response) => response.arrayBuffer());
 }
@@ -154,19 +160,6 @@ function startServer(dataDir: string, seed: string, workers: number, validateRes
   return startBuiltServer({ dataDir, seed, workers, validateResponses });
 }
 
-/** Waits (at most 60 s) until no pipeline of the project is still to run or running. */
-async function pipelinesFinished(project: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${project}/pipelines?per_page=100`, {
-      headers: { 'PRIVATE-TOKEN': TOKEN },
-    });
-    const pipelines = (await response.json()) as { status: string }[];
-    if (!pipelines.some((pipeline) => ['created', 'pending', 'running'].includes(pipeline.status))) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /**
  * One setting's figures. With `calibration`, the minimal Express route is measured before and after each read
  * and the read is shown as a share of their mean: this machine's speed drifts within a run. With `oneWorker`
@@ -182,11 +175,8 @@ async function runSetting(
   const memory = sampleMemory(child.pid ?? 0);
   console.log(`\n${setting.title}`);
   const project = `${origin}/api/v4/projects/acme%2Fwebsite`;
-  // A few pipelines, so that their list is not empty; the reads are measured once they have finished, so
-  // that their runner's work is not counted against the first read.
-  for (let i = 0; i < 5; i++) await post(`${project}/pipeline`, { ref: 'main' });
-  await pipelinesFinished(project);
-  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  await runFinishedPipelines(origin);
+  const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
   const reads = [
     ['GET file', `${project}/repository/files/README.md?ref=main`],
     ['list branches', `${project}/repository/branches`],
@@ -244,7 +234,7 @@ async function runScale(): Promise<void> {
     `\nlists at scale, production mode, 1 worker process (per_page=${SCALE_PER_PAGE}; items seeded in ${seconds} s)`,
   );
   const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
-  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
   const [small, large] = SCALE_SIZES.map((size) => scaleLists(origin, size));
   for (const [index, [name, smallUrl]] of (small ?? []).entries()) {
     const largeUrl = large?.[index]?.[1] ?? '';
@@ -277,7 +267,7 @@ async function runProjectScale(): Promise<void> {
     `\nproject lists at ${PROJECT_SCALE_SIZES.join(' and ')} projects, production mode, 1 worker process (per_page=${PROJECT_SCALE_PER_PAGE}, full form, as the maintainer: a developer of every second group)`,
   );
   const calibration = await startMinimalExpress();
-  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
   const [small, large] = instances.map((instance) => projectScaleLists(instance.origin));
   let before = await calibration.rate();
   for (const [index, [name, smallUrl]] of (small ?? []).entries()) {
