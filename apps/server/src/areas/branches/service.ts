@@ -48,22 +48,47 @@ interface BranchView {
   context: ServerContext;
 }
 
-async function presentBranch(view: BranchView, branch: BranchInfo): Promise<Branch> {
+/**
+ * The branches as the API shows them. can_push is the caller's level on an unprotected branch; only a
+ * protected one asks isAllowed (which may look up group memberships), so a page of unprotected branches is
+ * presented without a promise per branch.
+ */
+async function presentBranches(view: BranchView, branches: readonly BranchInfo[]): Promise<Branch[]> {
   const { project } = view.access;
-  const rules = matchingRules(view.rules, branch.name);
-  return {
-    name: branch.name,
-    merged: view.merged.has(branch.name),
-    protected: rules.length > 0,
-    default: branch.name === project.default_branch,
-    developers_can_push: developersCan(rules, 'push'),
-    developers_can_merge: developersCan(rules, 'merge'),
-    can_push:
-      view.access.accessLevel >= AccessLevel.DEVELOPER &&
-      (await isAllowed(view.context.db, view.caller, view.access.accessLevel, rules, 'push')),
-    web_url: `${view.origin}/${projectFullPath(view.access)}/-/tree/${branch.name}`,
-    commit: branch.commit,
-  };
+  const mayPush = view.caller.user !== null && view.access.accessLevel >= AccessLevel.DEVELOPER;
+  const treeUrl = `${view.origin}/${projectFullPath(view.access)}/-/tree/`;
+  const ruleSets = branches.map((branch) => matchingRules(view.rules, branch.name));
+  const canPush = ruleSets.some((rules) => rules.length > 0)
+    ? await Promise.all(
+        ruleSets.map(
+          async (rules) =>
+            mayPush &&
+            (rules.length === 0 ||
+              (await isAllowed(view.context.db, view.caller, view.access.accessLevel, rules, 'push'))),
+        ),
+      )
+    : ruleSets.map(() => mayPush);
+  return branches.map((branch, index) => {
+    const rules = ruleSets[index] ?? [];
+    return {
+      name: branch.name,
+      merged: view.merged.has(branch.name),
+      protected: rules.length > 0,
+      default: branch.name === project.default_branch,
+      developers_can_push: developersCan(rules, 'push'),
+      developers_can_merge: developersCan(rules, 'merge'),
+      can_push: canPush[index] ?? false,
+      web_url: `${treeUrl}${branch.name}`,
+      commit: branch.commit,
+    };
+  });
+}
+
+/** One branch as the API shows it (presentBranches). */
+async function presentBranch(view: BranchView, branch: BranchInfo): Promise<Branch> {
+  const [presented] = await presentBranches(view, [branch]);
+  if (!presented) throw new Error(`branch ${branch.name} was not presented`);
+  return presented;
 }
 
 /** What presenting `names` needs: their merged status (for these branches only) and the project's rules. */
@@ -107,7 +132,7 @@ export async function listBranches(
     repo.branchesNamed(page.items),
     branchView(context, caller, access, origin, page.items),
   ]);
-  return { items: await Promise.all(branches.map((b) => presentBranch(view, b))), total: page.total };
+  return { items: await presentBranches(view, branches), total: page.total };
 }
 
 export async function getBranch(

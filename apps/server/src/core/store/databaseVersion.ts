@@ -14,6 +14,9 @@ export function trackDatabaseVersion(db: Db, sqlite: SqliteDatabase): void {
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   let dataVersionThisTurn: number | undefined;
+  // The version last given out: while neither counter moves, the same string (no new string to make, and a
+  // cheap comparison for the caches).
+  let last = { changes: -1, dataVersion: -1, version: '' };
   versionReaders.set(db, () => {
     // Inside a transaction the data read may yet be rolled back (and total_changes does not go back): no
     // version, so nothing read then is cached.
@@ -24,7 +27,11 @@ export function trackDatabaseVersion(db: Db, sqlite: SqliteDatabase): void {
         dataVersionThisTurn = undefined;
       });
     }
-    return `${totalChanges.get() as number}:${dataVersionThisTurn}`;
+    const changes = totalChanges.get() as number;
+    if (changes !== last.changes || dataVersionThisTurn !== last.dataVersion) {
+      last = { changes, dataVersion: dataVersionThisTurn, version: `${changes}:${dataVersionThisTurn}` };
+    }
+    return last.version;
   });
 }
 
