@@ -12,7 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { drive, loadGeneratorName } from './load.js';
+import { loadGeneratorName, measureInTurn, medianRate } from './load.js';
 import { BENCH_TOKEN, runFinishedPipelines, type ServerOptions, startServer, stop } from './server.js';
 
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 7);
@@ -38,11 +38,6 @@ function parseSide(text: string): Side {
   return { name, options };
 }
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
 const [path, ...sideTexts] = process.argv.slice(2);
 if (!path?.startsWith('/') || sideTexts.length < 2) {
   console.error(
@@ -62,24 +57,25 @@ for (const side of sideTexts.map(parseSide)) {
     dataDir,
     ...side.options,
   });
-  servers.push({ ...side, ...server, dataDir, rates: [] as number[] });
+  servers.push({ ...side, ...server, dataDir });
 }
 // Five finished pipelines on each side, as in `pnpm bench`.
 for (const server of servers) await runFinishedPipelines(server.origin);
-for (const server of servers) await drive(generator, `${server.origin}${path}`, headers, SECONDS);
 console.log(
   `${generator}, ${ROUNDS} rounds of ${SECONDS} s, sides in turn (reversed every other round): ${path}`,
 );
-for (let round = 0; round < ROUNDS; round++) {
-  for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-    const result = await drive(generator, `${server.origin}${path}`, headers, SECONDS);
-    if (result.failures > 0) throw new Error(`${server.name}: ${result.failures} failed requests`);
-    server.rates.push(result.requestsPerSecond);
-  }
-}
-for (const server of servers) {
-  const rate = median(server.rates);
-  const runs = server.rates.map((value) => value.toFixed(0)).join(' ');
+const results = await measureInTurn(
+  generator,
+  servers.map((server) => `${server.origin}${path}`),
+  headers,
+  { rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: SECONDS },
+);
+for (const [index, server] of servers.entries()) {
+  const sideResults = results[index] ?? [];
+  const failures = sideResults.reduce((sum, result) => sum + result.failures, 0);
+  if (failures > 0) throw new Error(`${server.name}: ${failures} failed requests`);
+  const rate = medianRate(sideResults);
+  const runs = sideResults.map((result) => result.requestsPerSecond.toFixed(0)).join(' ');
   console.log(
     `  ${server.name.padEnd(16)} median ${rate.toFixed(0).padStart(6)} req/s  ${(1e6 / rate).toFixed(1).padStart(6)} us/request   (${runs})`,
   );

@@ -88,3 +88,32 @@ async function driveWithAutocannon(
     failures: result.non2xx + result.errors + result.timeouts,
   };
 }
+
+/**
+ * Measures several servers on one read in turn, round after round, the order reversed every other round, so
+ * that the drift of a shared machine (±5-10% between two figures a few minutes apart here) weighs on all of
+ * them alike. Each URL is driven once for `warmUpSeconds` first, unrecorded. Returns each URL's results, one
+ * per round, in the order of `urls`.
+ */
+export async function measureInTurn(
+  generator: 'wrk' | 'autocannon',
+  urls: readonly string[],
+  headers: Record<string, string>,
+  options: { rounds: number; seconds: number; warmUpSeconds: number },
+): Promise<LoadResult[][]> {
+  for (const url of urls) await drive(generator, url, headers, options.warmUpSeconds);
+  const results: LoadResult[][] = urls.map(() => []);
+  const order = urls.map((_, index) => index);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const index of round % 2 === 0 ? order : [...order].reverse()) {
+      results[index]?.push(await drive(generator, urls[index] ?? '', headers, options.seconds));
+    }
+  }
+  return results;
+}
+
+/** The median of the rates of several results of one URL. */
+export function medianRate(results: readonly LoadResult[]): number {
+  const sorted = results.map((result) => result.requestsPerSecond).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
