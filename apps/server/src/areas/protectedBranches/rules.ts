@@ -39,11 +39,24 @@ export function isValidBranchPattern(name: string): boolean {
 /** `*` in a rule matches any run of characters (including `/`), like GitLab's wildcard protected branches. */
 export function ruleMatches(ruleName: string, branch: string): boolean {
   if (!ruleName.includes('*')) return ruleName === branch;
-  const pattern = ruleName
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${pattern}$`).test(branch);
+  return wildcardPattern(ruleName).test(branch);
+}
+
+// Every branch of a listed page is matched against every rule: each wildcard is compiled once (bounded).
+const wildcardPatterns = new Map<string, RegExp>();
+
+function wildcardPattern(ruleName: string): RegExp {
+  let pattern = wildcardPatterns.get(ruleName);
+  if (!pattern) {
+    const source = ruleName
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    pattern = new RegExp(`^${source}$`);
+    if (wildcardPatterns.size >= 1000) wildcardPatterns.clear();
+    wildcardPatterns.set(ruleName, pattern);
+  }
+  return pattern;
 }
 
 /** The levels a protection entry may name: 0 no one, 30 developers, 40 maintainers, 60 administrators. */

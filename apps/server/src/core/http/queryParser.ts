@@ -8,12 +8,14 @@ import type { Express, Request } from 'express';
 export type QueryParser = (text: string | null) => unknown;
 
 export function fastQueryParser(extended: QueryParser): QueryParser {
-  // Express passes null for a URL without `?`: qs makes that `{}`.
-  return (text: string | null) =>
-    text === null || text.includes('[') || /%5b/i.test(text)
+  // Express passes null for a URL without `?`: qs makes that `{}`, as does an empty query.
+  return (text: string | null) => {
+    if (text === null || text === '') return {};
+    return text.includes('[') || /%5b/i.test(text)
       ? extended(text)
       : // A plain object, as qs gives (Node's has no prototype); spread keeps a `__proto__` key an own property.
         { ...parseSimple(text) };
+  };
 }
 
 /** The query string of a request URL (what follows the first `?`), or null, as Express hands it to the parser. */
