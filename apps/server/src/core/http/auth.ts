@@ -1,6 +1,6 @@
 // Resolves the caller from the PRIVATE-TOKEN header or the private_token query parameter.
 import type { NextFunction, Request, Response } from 'express';
-import { ANONYMOUS, type Caller, callerForToken } from '../access/caller.js';
+import { ANONYMOUS, type Caller, callerForToken, knownCallerForToken } from '../access/caller.js';
 import type { Db } from '../store/database.js';
 
 export function readToken(req: Request): string | undefined {
@@ -11,14 +11,31 @@ export function readToken(req: Request): string | undefined {
 }
 
 export function authenticate(db: Db) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  const lookUp = async (token: string, res: Response, next: NextFunction): Promise<void> => {
     try {
-      const token = readToken(req);
-      res.locals.caller = token ? await callerForToken(db, token) : ANONYMOUS;
+      res.locals.caller = await callerForToken(db, token);
       next();
     } catch (error) {
       next(error);
     }
+  };
+  // A known token (nearly every request) is answered at once; only a lookup waits for the database.
+  return (req: Request, res: Response, next: NextFunction): void => {
+    let caller: Caller | undefined;
+    let token: string | undefined;
+    try {
+      token = readToken(req);
+      caller = token ? knownCallerForToken(db, token) : ANONYMOUS;
+    } catch (error) {
+      next(error);
+      return;
+    }
+    if (caller === undefined && token) {
+      void lookUp(token, res, next);
+      return;
+    }
+    res.locals.caller = caller;
+    next();
   };
 }
 

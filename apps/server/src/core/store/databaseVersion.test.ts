@@ -74,6 +74,19 @@ describe('CachedUntilDatabaseChange', () => {
     expect(await read()).toBe(2);
   });
 
+  it('peeks at a kept value only while the database is as it was', async () => {
+    const { cache, read } = countingCache();
+    expect(cache.peek(db, 'key')).toBeUndefined();
+    await read();
+    expect(cache.peek(db, 'key')).toBe(1);
+    expect(cache.peek(db, 'other')).toBeUndefined();
+    await addFeature(db, 'changed');
+    expect(cache.peek(db, 'key')).toBeUndefined();
+    await db.transaction().execute(async () => {
+      expect(cache.peek(db, 'key')).toBeUndefined();
+    });
+  });
+
   it('does not keep a value when a write happened while it was computed', async () => {
     const cache = new CachedUntilDatabaseChange<string>(10);
     const first = await cache.get(db, 'key', async () => {

@@ -50,6 +50,14 @@ export class CachedUntilDatabaseChange<Value> {
 
   constructor(private readonly maxEntries: number) {}
 
+  /** The value kept for `key` at the database's current version, without computing it; undefined if none. */
+  peek(db: Db, key: string): Value | undefined {
+    const version = databaseVersion(db);
+    if (version === undefined) return undefined;
+    const cache = this.byDatabase.get(db);
+    return cache?.version === version ? cache.entries.get(key) : undefined;
+  }
+
   async get(db: Db, key: string, compute: () => Promise<Value>): Promise<Value> {
     const version = databaseVersion(db);
     if (version === undefined) return compute();
