@@ -66,8 +66,7 @@ console.log(
 );
 const results = await measureInTurn(
   generator,
-  servers.map((server) => `${server.origin}${path}`),
-  headers,
+  servers.map((server) => ({ url: `${server.origin}${path}`, headers })),
   { rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: SECONDS },
 );
 for (const [index, server] of servers.entries()) {

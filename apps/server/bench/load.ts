@@ -89,31 +89,49 @@ async function driveWithAutocannon(
   };
 }
 
+/** A URL to drive, with the headers of its requests. */
+export interface LoadTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
 /**
- * Measures several servers on one read in turn, round after round, the order reversed every other round, so
- * that the drift of a shared machine (±5-10% between two figures a few minutes apart here) weighs on all of
- * them alike. Each URL is driven once for `warmUpSeconds` first, unrecorded. Returns each URL's results, one
- * per round, in the order of `urls`.
+ * Measures several targets in turn, round after round, the order reversed every other round, so that the
+ * drift of a shared machine (±5-10% between two figures a few minutes apart here) weighs on all of them
+ * alike. Each target is driven once for `warmUpSeconds` first, unrecorded. Returns each target's results,
+ * one per round, in the order of `targets`.
  */
 export async function measureInTurn(
   generator: 'wrk' | 'autocannon',
-  urls: readonly string[],
-  headers: Record<string, string>,
+  targets: readonly LoadTarget[],
   options: { rounds: number; seconds: number; warmUpSeconds: number },
 ): Promise<LoadResult[][]> {
-  for (const url of urls) await drive(generator, url, headers, options.warmUpSeconds);
-  const results: LoadResult[][] = urls.map(() => []);
-  const order = urls.map((_, index) => index);
+  for (const target of targets) await drive(generator, target.url, target.headers, options.warmUpSeconds);
+  const results: LoadResult[][] = targets.map(() => []);
+  const order = targets.map((_, index) => index);
   for (let round = 0; round < options.rounds; round++) {
     for (const index of round % 2 === 0 ? order : [...order].reverse()) {
-      results[index]?.push(await drive(generator, urls[index] ?? '', headers, options.seconds));
+      const target = targets[index];
+      if (target) results[index]?.push(await drive(generator, target.url, target.headers, options.seconds));
     }
   }
   return results;
 }
 
-/** The median of the rates of several results of one URL. */
+/** The median of the rates of several results of one target. */
 export function medianRate(results: readonly LoadResult[]): number {
-  const sorted = results.map((result) => result.requestsPerSecond).sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+  return medianResult(results).requestsPerSecond;
+}
+
+/** The result of median rate among several of one target (its latencies and failures as measured then). */
+export function medianResult(results: readonly LoadResult[]): LoadResult {
+  const sorted = [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return (
+    sorted[Math.floor(sorted.length / 2)] ?? {
+      requestsPerSecond: Number.NaN,
+      p50Ms: 0,
+      p99Ms: 0,
+      failures: 0,
+    }
+  );
 }

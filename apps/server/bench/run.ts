@@ -1,10 +1,10 @@
 // The benchmark: request rates and latencies at 32 connections for three reads, file commits per second and
 // the peak memory of the server, in production mode (request validation only) with one worker process and
-// with one per core (the default), and with response validation on too. A minimal Express route measured
-// the same way, before and after each one-worker read, says what this machine and load generator allow at
-// all at that moment (the machine's speed drifts within a run); the same route sending the read's own body
-// says what Express alone allows for a response of that size (the read's ceiling); the other settings show
-// multiples of one worker in the same mode, both measured in turn.
+// with one per core (the default), and with response validation on too. A minimal Express route says what
+// this machine and load generator allow at all; the same route sending the read's own body says what Express
+// alone allows for a response of that size (the read's ceiling); the other settings show multiples of one
+// worker in the same mode. Every figure compared with another is measured in turn with it, round after round
+// (load.ts measureInTurn), and the medians are compared: the machine's speed drifts within a run.
 // Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
@@ -13,7 +13,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONNECTIONS, drive, type LoadResult, loadGeneratorName, measureInTurn, medianRate } from './load.js';
+import {
+  CONNECTIONS,
+  type LoadResult,
+  type LoadTarget,
+  loadGeneratorName,
+  measureInTurn,
+  medianRate,
+  medianResult,
+} from './load.js';
 import { sampleMemory } from './memory.js';
 import {
   PROJECT_SCALE_PER_PAGE,
@@ -45,18 +53,12 @@ function formatLoad(name: string, result: LoadResult, baseline?: number): string
   return `  ${name.padEnd(24)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s   p50 ${result.p50Ms.toFixed(1).padStart(5)} ms   p99 ${result.p99Ms.toFixed(1).padStart(5)} ms${share}${failures}`;
 }
 
-async function measure(url: string, headers: Record<string, string>): Promise<LoadResult> {
-  // An unrecorded warm-up, so the figures are of the optimised code, not of the JIT at work.
-  await drive(generator, url, headers, WARM_UP_SECONDS);
-  return drive(generator, url, headers, SECONDS);
-}
-
-/** The minimal Express route, kept running so that it can be measured again next to each figure. */
+/** The minimal Express route, kept running so that it can be measured next to each figure. */
 interface Calibration {
-  /** Measures the minimal route now and prints the figure. */
-  rate(): Promise<number>;
-  /** Measures the minimal route sending the JSON body that `url` answers now (its rate, not printed). */
-  sameBodyRate(url: string, headers: Record<string, string>): Promise<number>;
+  /** The minimal route. */
+  minimal: LoadTarget;
+  /** Stores the JSON body that `url` answers now; the target sends it back as the minimal route sends its own. */
+  sameBody(url: string, headers: Record<string, string>): Promise<LoadTarget>;
   stop(): Promise<void>;
 }
 
@@ -70,25 +72,33 @@ async function startMinimalExpress(): Promise<Calibration> {
     },
   );
   const port = await startListening(child);
+  let stored = 0;
   return {
-    rate: async () => {
-      const result = await measure(`http://127.0.0.1:${port}/minimal`, {});
-      console.log(formatLoad('minimal Express', result));
-      return result.requestsPerSecond;
-    },
-    sameBodyRate: async (url, headers) => {
+    minimal: { url: `http://127.0.0.1:${port}/minimal`, headers: {} },
+    sameBody: async (url, headers) => {
       const body = await (await fetch(url, { headers })).text();
-      const stored = `http://127.0.0.1:${port}/bodies/read`;
-      const put = await fetch(stored, {
+      const storedUrl = `http://127.0.0.1:${port}/bodies/read-${++stored}`;
+      const put = await fetch(storedUrl, {
         method: 'PUT',
         headers: { 'Content-Type': 'application/json' },
         body,
       });
       if (put.status !== 204) throw new Error(`minimal Express refused the body of ${url}: ${put.status}`);
-      return (await measure(stored, {})).requestsPerSecond;
+      return { url: storedUrl, headers: {} };
     },
     stop: () => stop(child),
   };
+}
+
+/** Rounds of every in-turn measurement, each of half the figure's seconds. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+function inTurn(targets: readonly LoadTarget[]): Promise<LoadResult[][]> {
+  return measureInTurn(generator, targets, {
+    rounds: ROUNDS,
+    seconds: SECONDS / 2,
+    warmUpSeconds: WARM_UP_SECONDS,
+  });
 }
 
 /**
@@ -167,13 +177,10 @@ const READS = [
   ['list pipelines', '/pipelines'],
 ] as const;
 
-/** Rounds of the in-turn measurement of a multiple (see multipleOfOneWorker). */
-const MULTIPLE_ROUNDS = Number(process.env.BENCH_MULTIPLE_ROUNDS ?? 3);
-
 /**
- * One setting's figures. With `calibration` (one worker), the minimal Express route is measured before and
- * after each read and the read is shown as a share of their mean: this machine's speed drifts within a run.
- * With several workers, each read is shown as a multiple of one worker in the same mode (multipleOfOneWorker).
+ * One setting's figures. With `calibration` (one worker), each read is shown as a share of the minimal
+ * Express route (shareOfMinimal); with several workers, as a multiple of one worker in the same mode
+ * (multipleOfOneWorker).
  */
 async function runSetting(setting: Setting, calibration: Calibration | undefined): Promise<void> {
   const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-'));
@@ -183,24 +190,14 @@ async function runSetting(setting: Setting, calibration: Calibration | undefined
   await runFinishedPipelines(origin);
   const oneWorker = setting.workers > 1 ? await startOneWorkerBeside(setting) : undefined;
   const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
-  let before = calibration ? await calibration.rate() : undefined;
   for (const [name, path] of READS) {
     const url = `${origin}/api/v4/projects/acme%2Fwebsite${path}`;
     if (oneWorker) {
       const oneWorkerUrl = `${oneWorker.origin}/api/v4/projects/acme%2Fwebsite${path}`;
       console.log(await multipleOfOneWorker(name, url, oneWorkerUrl, headers));
-      continue;
+    } else if (calibration) {
+      console.log(await shareOfMinimal(name, { url, headers }, calibration));
     }
-    const result = await measure(url, headers);
-    const sameBody = calibration ? await calibration.sameBodyRate(url, headers) : undefined;
-    const after = calibration ? await calibration.rate() : undefined;
-    const baseline = before !== undefined && after !== undefined ? (before + after) / 2 : undefined;
-    const ceiling =
-      sameBody !== undefined && baseline !== undefined
-        ? formatCeiling(result.requestsPerSecond, sameBody, baseline)
-        : '';
-    console.log(`${formatLoad(name, result, baseline)}${ceiling}`);
-    before = after;
   }
   if (oneWorker) await oneWorker.stop();
   await commits(origin);
@@ -227,10 +224,22 @@ async function startOneWorkerBeside(setting: Setting): Promise<{ origin: string;
 }
 
 /**
- * The read on several workers as a multiple of one worker: the two servers are measured in turn for
- * MULTIPLE_ROUNDS rounds and their medians compared, since a one-worker figure taken minutes earlier differs
- * by the machine's drift (seen: the same two-worker figure read as 1.55x and as 1.8x). The line shows the
- * several-worker round of median rate.
+ * The read as a share of the minimal Express route, and of its ceiling (the same route sending the read's
+ * body): the three are measured in turn and their medians compared. Prints the minimal route's line too.
+ */
+async function shareOfMinimal(name: string, read: LoadTarget, calibration: Calibration): Promise<string> {
+  const sameBody = await calibration.sameBody(read.url, read.headers);
+  const [minimal = [], ceiling = [], results = []] = await inTurn([calibration.minimal, sameBody, read]);
+  const baseline = medianRate(minimal);
+  console.log(formatLoad('minimal Express', medianResult(minimal)));
+  const result = medianResult(results);
+  return `${formatLoad(name, result, baseline)}${formatCeiling(result.requestsPerSecond, medianRate(ceiling), baseline)}`;
+}
+
+/**
+ * The read on several workers as a multiple of one worker: the two servers are measured in turn and their
+ * medians compared, since a one-worker figure taken minutes earlier differs by the machine's drift (seen: the
+ * same two-worker figure read as 1.55x and as 1.8x). The line shows the several-worker round of median rate.
  */
 async function multipleOfOneWorker(
   name: string,
@@ -238,26 +247,13 @@ async function multipleOfOneWorker(
   oneWorkerUrl: string,
   headers: Record<string, string>,
 ): Promise<string> {
-  const [several = [], one = []] = await measureInTurn(generator, [url, oneWorkerUrl], headers, {
-    rounds: MULTIPLE_ROUNDS,
-    seconds: SECONDS / 2,
-    warmUpSeconds: WARM_UP_SECONDS,
-  });
-  const rate = medianRate(several);
+  const [several = [], one = []] = await inTurn([
+    { url, headers },
+    { url: oneWorkerUrl, headers },
+  ]);
+  const result = medianResult(several);
   const single = medianRate(one);
-  const shown = several.find((result) => result.requestsPerSecond === rate) ?? several[0];
-  const figure = shown ? formatLoad(name, shown) : `  ${name}`;
-  return `${figure}   ${(rate / single).toFixed(2)}x 1 worker (${single.toFixed(0)} req/s, measured in turn)`;
-}
-
-/** Two measurements of one URL as one: mean rate and median, the worse p99. */
-function mean(a: LoadResult, b: LoadResult): LoadResult {
-  return {
-    requestsPerSecond: (a.requestsPerSecond + b.requestsPerSecond) / 2,
-    p50Ms: (a.p50Ms + b.p50Ms) / 2,
-    p99Ms: Math.max(a.p99Ms, b.p99Ms),
-    failures: a.failures + b.failures,
-  };
+  return `${formatLoad(name, result)}   ${(result.requestsPerSecond / single).toFixed(2)}x 1 worker (${single.toFixed(0)} req/s, measured in turn)`;
 }
 
 /** The scale rows: each list on 10 and on 10,000 items, one worker, production mode. */
@@ -279,10 +275,12 @@ async function runScale(): Promise<void> {
   const [small, large] = SCALE_SIZES.map((size) => scaleLists(origin, size));
   for (const [index, [name, smallUrl]] of (small ?? []).entries()) {
     const largeUrl = large?.[index]?.[1] ?? '';
-    // Small, large, large, small: a load that drifts during the row (this machine is shared) weighs on both.
-    const smallFirst = await measure(smallUrl, headers);
-    const largeResult = mean(await measure(largeUrl, headers), await measure(largeUrl, headers));
-    const smallResult = mean(smallFirst, await measure(smallUrl, headers));
+    const [smallResults = [], largeResults = []] = await inTurn([
+      { url: smallUrl, headers },
+      { url: largeUrl, headers },
+    ]);
+    const smallResult = medianResult(smallResults);
+    const largeResult = medianResult(largeResults);
     console.log(formatLoad(`${name} (${SCALE_SIZES[0]})`, smallResult));
     const share = ((largeResult.requestsPerSecond / smallResult.requestsPerSecond) * 100).toFixed(0);
     console.log(`${formatLoad(`${name} (${SCALE_SIZES[1]})`, largeResult)}   ${share}% of ${SCALE_SIZES[0]}`);
@@ -293,7 +291,7 @@ async function runScale(): Promise<void> {
 
 /**
  * The project-list rows: `GET /projects` and `GET /groups` on an instance of 10 projects and on one of
- * 10,000, one worker each, next to the minimal Express route (measured before and after each pair).
+ * 10,000, one worker each, measured in turn with the minimal Express route and its ceiling.
  */
 async function runProjectScale(): Promise<void> {
   const instances: { child: ChildProcess; origin: string; dataDir: string }[] = [];
@@ -310,22 +308,26 @@ async function runProjectScale(): Promise<void> {
   const calibration = await startMinimalExpress();
   const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
   const [small, large] = instances.map((instance) => projectScaleLists(instance.origin));
-  let before = await calibration.rate();
   for (const [index, [name, smallUrl]] of (small ?? []).entries()) {
     const largeUrl = large?.[index]?.[1] ?? '';
-    const smallResult = await measure(smallUrl, headers);
-    const largeResult = await measure(largeUrl, headers);
-    const sameBody = await calibration.sameBodyRate(smallUrl, headers);
-    const after = await calibration.rate();
-    const baseline = (before + after) / 2;
+    const sameBody = await calibration.sameBody(smallUrl, headers);
+    const [minimal = [], ceiling = [], smallResults = [], largeResults = []] = await inTurn([
+      calibration.minimal,
+      sameBody,
+      { url: smallUrl, headers },
+      { url: largeUrl, headers },
+    ]);
+    const baseline = medianRate(minimal);
+    const smallResult = medianResult(smallResults);
+    const largeResult = medianResult(largeResults);
+    console.log(formatLoad('minimal Express', medianResult(minimal)));
     console.log(
-      `${formatLoad(`${name} (${PROJECT_SCALE_SIZES[0]})`, smallResult, baseline)}${formatCeiling(smallResult.requestsPerSecond, sameBody, baseline)}`,
+      `${formatLoad(`${name} (${PROJECT_SCALE_SIZES[0]})`, smallResult, baseline)}${formatCeiling(smallResult.requestsPerSecond, medianRate(ceiling), baseline)}`,
     );
     const share = ((largeResult.requestsPerSecond / smallResult.requestsPerSecond) * 100).toFixed(0);
     console.log(
       `${formatLoad(`${name} (${PROJECT_SCALE_SIZES[1]})`, largeResult, baseline)}   ${share}% of ${PROJECT_SCALE_SIZES[0]}`,
     );
-    before = after;
   }
   await calibration.stop();
   for (const instance of instances) {
@@ -336,7 +338,7 @@ async function runProjectScale(): Promise<void> {
 
 const cores = availableParallelism();
 console.log(
-  `${cores} cores; ${generator} at ${CONNECTIONS} connections, ${SECONDS} s per figure after ${WARM_UP_SECONDS} s of warm-up`,
+  `${cores} cores; ${generator} at ${CONNECTIONS} connections; each figure the median of ${ROUNDS} rounds of ${SECONDS / 2} s, measured in turn with what it is compared with, after ${WARM_UP_SECONDS} s of warm-up`,
 );
 if (ONLY === undefined || ONLY === 'reads') {
   const calibration = await startMinimalExpress();
