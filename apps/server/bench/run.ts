@@ -91,7 +91,7 @@ async function startMinimalExpress(): Promise<Calibration> {
 }
 
 /** Rounds of every in-turn measurement, each of half the figure's seconds. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 function inTurn(targets: readonly LoadTarget[]): Promise<LoadResult[][]> {
   return measureInTurn(generator, targets, {
