@@ -3,6 +3,7 @@
 // is one map lookup away. Walking Express's routers to find it again (the application's router, then the
 // area's, layer by layer, with their URL bookkeeping) was a tenth of the CPU time of a small read.
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import { runHandler } from './series.js';
 
 /** What this module uses of a layer of an Express router (the `router` package's Layer and Route). */
 interface RouteLayer {
@@ -10,6 +11,8 @@ interface RouteLayer {
   route?: {
     path: unknown;
     methods: Record<string, boolean>;
+    /** The route's handlers, in order. */
+    stack: { handle: RequestHandler }[];
     dispatch(req: Request, res: Response, done: NextFunction): void;
   };
 }
@@ -47,6 +50,9 @@ export function areaDispatcher(basePath: string, routers: readonly Router[]): Re
     const match = layer?.match(req.path.slice(basePath.length));
     if (!layer?.route || !match) return next();
     req.params = match.params;
+    // A route of one handler (nearly all) is called directly; Route#dispatch would only walk its one layer.
+    const [only, ...more] = layer.route.stack;
+    if (only && more.length === 0) return runHandler(only.handle, req, res, next);
     layer.route.dispatch(req, res, next);
   };
 }

@@ -33,16 +33,21 @@ function pageUrls(req: Request, perPage: number): (page: number) => string {
   const url = req.originalUrl;
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
-  const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+  const rest = mark === -1 ? '' : otherParameters(url.slice(mark + 1));
+  const prefix = `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${rest === '' ? '' : `${rest}&`}`;
+  return (page) => `${prefix}page=${page}&per_page=${perPage}`;
+}
+
+/** A query string without page, per_page and private_token, in a form every reader reads back alike. */
+function otherParameters(search: string): string {
+  const query = new URLSearchParams(search);
   query.delete('page');
   query.delete('per_page');
   query.delete('private_token');
   // Spaces as %20, not URLSearchParams' `+`: a link must read back as the same query whatever the reader.
-  const rest = [...query]
+  return [...query]
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join('&');
-  const prefix = `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${rest === '' ? '' : `${rest}&`}`;
-  return (page) => `${prefix}page=${page}&per_page=${perPage}`;
 }
 
 /** Sets the pagination headers for a list of `total` items of which the current page is sent. */

@@ -13,16 +13,24 @@ export function inSeries(handlers: readonly RequestHandler[]): RequestHandler {
       if (error !== undefined && error !== null) return next(error);
       const handler = handlers[index++];
       if (!handler) return next();
-      try {
-        // Express 5 forwards a rejected promise of an async middleware as an error: so does the series.
-        const result: unknown = handler(req, res, step);
-        if (result instanceof Promise) result.catch(step);
-      } catch (thrown) {
-        step(thrown);
-      }
+      runHandler(handler, req, res, step);
     };
     step();
   };
+}
+
+/**
+ * Calls a middleware or route handler as Express does: what it throws, or the rejection of the promise an
+ * async handler returns, goes to `next` as an error.
+ */
+export function runHandler(handler: RequestHandler, req: Request, res: Response, next: NextFunction): void {
+  try {
+    const result: unknown = handler(req, res, next);
+    if (result instanceof Promise)
+      result.catch((error: unknown) => next(error ?? new Error('Rejected promise')));
+  } catch (thrown) {
+    next(thrown);
+  }
 }
 
 /** The middleware, for requests whose path is `prefix` or below it; other requests pass by. */
