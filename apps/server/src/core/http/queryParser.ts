@@ -11,11 +11,30 @@ export function fastQueryParser(extended: QueryParser): QueryParser {
   // Express passes null for a URL without `?`: qs makes that `{}`, as does an empty query.
   return (text: string | null) => {
     if (text === null || text === '') return {};
-    return text.includes('[') || /%5b/i.test(text)
-      ? extended(text)
-      : // A plain object, as qs gives (Node's has no prototype); spread keeps a `__proto__` key an own property.
-        { ...parseSimple(text) };
+    return text.includes('[') || /%5b/i.test(text) ? extended(text) : asPlainObject(parseSimple(text));
   };
+}
+
+/**
+ * Node's parse as a plain object, as qs gives (Node's has no prototype), a `__proto__` key kept an own
+ * property. Copied key by key: spreading Node's object (a dictionary, having no prototype) took the slow path,
+ * 0.85 against 0.49 µs for a parse of `per_page=20&page=1` in a loop.
+ */
+function asPlainObject(parsed: Record<string, unknown>): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const key of Object.keys(parsed)) {
+    if (key === '__proto__') {
+      Object.defineProperty(plain, key, {
+        value: parsed[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      plain[key] = parsed[key];
+    }
+  }
+  return plain;
 }
 
 /** The query string of a request URL (what follows the first `?`), or null, as Express hands it to the parser. */
