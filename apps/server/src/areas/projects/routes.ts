@@ -7,7 +7,7 @@ import { callerOf } from '../../core/http/auth.js';
 import { toBoolean } from '../../core/http/booleans.js';
 import { invalidParameter } from '../../core/http/errors.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
-import { optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
+import { optionalQueryString, originOf, pathParam, splitUrl } from '../../core/http/request.js';
 import type { ResponseBody } from '../../core/http/types.js';
 import {
   getProjectLanguages,
@@ -109,10 +109,8 @@ function setKeysetHeaders(
 ): void {
   res.setHeader('X-Per-Page', String(readPage(req).perPage));
   if (!next) return;
-  const url = req.originalUrl;
-  const mark = url.indexOf('?');
-  const path = mark === -1 ? url : url.slice(0, mark);
-  const query = new URLSearchParams(mark === -1 ? '' : url.slice(mark + 1));
+  const { path, search: sent } = splitUrl(req.originalUrl);
+  const query = new URLSearchParams(sent);
   for (const name of ['page', 'private_token', 'id_after', 'id_before'])
     if (name !== next.name) query.delete(name);
   query.set(next.name, String(next.value));

@@ -56,8 +56,8 @@ export function areaDispatcher(basePath: string, routers: readonly Router[]): Re
     if (!params) return next();
     req.params = params;
     // A route of one handler (nearly all) is called directly; Route#dispatch would only walk its one layer.
-    const [only, ...more] = layer.route.stack;
-    if (only && more.length === 0) return runHandler(only.handle, req, res, next);
+    const handlers = layer.route.stack;
+    if (handlers.length === 1 && handlers[0]) return runHandler(handlers[0].handle, req, res, next);
     layer.route.dispatch(req, res, next);
   };
 }

@@ -1,6 +1,7 @@
 // Offset pagination: page/per_page in, the X-* and Link headers out (GitLab's rules).
 import type { Request, Response } from 'express';
 import type { PageWindow } from '../store/paging.js';
+import { originOf, splitUrl } from './request.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -30,11 +31,9 @@ export function readPage(req: Request): PageRequest {
 function pageUrls(req: Request, perPage: number): (page: number) => string {
   // Built by concatenation around the one parse of the query: URL objects and their serialisation, four
   // times over, were a tenth of a small list's time.
-  const url = req.originalUrl;
-  const mark = url.indexOf('?');
-  const path = mark === -1 ? url : url.slice(0, mark);
-  const rest = mark === -1 ? '' : otherParameters(url.slice(mark + 1));
-  const prefix = `${req.protocol}://${req.get('host') ?? 'localhost'}${path}?${rest === '' ? '' : `${rest}&`}`;
+  const { path, search } = splitUrl(req.originalUrl);
+  const rest = search === '' ? '' : otherParameters(search);
+  const prefix = `${originOf(req)}${path}?${rest === '' ? '' : `${rest}&`}`;
   return (page) => `${prefix}page=${page}&per_page=${perPage}`;
 }
 

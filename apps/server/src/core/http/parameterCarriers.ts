@@ -5,6 +5,7 @@
 // winning on a name given twice; moving names by the operation's own schema gives the same result.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { keepParsedQuery } from './queryParser.js';
+import { splitUrl } from './request.js';
 
 /** What one operation declares: its query parameter names and the properties of its request body. */
 export interface OperationCarriers {
@@ -132,11 +133,6 @@ export function serializeParameter(name: string, value: unknown, into: string[] 
     into.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
   }
   return into;
-}
-
-function splitUrl(url: string): { path: string; search: string } {
-  const mark = url.indexOf('?');
-  return mark === -1 ? { path: url, search: '' } : { path: url.slice(0, mark), search: url.slice(mark + 1) };
 }
 
 function withQuery(path: string, pairs: readonly string[]): string {

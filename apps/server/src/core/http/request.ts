@@ -2,6 +2,12 @@
 import type { Request } from 'express';
 import { invalidParameter, missingParameter } from './errors.js';
 
+/** A request URL's path and its query string (what follows the first `?`, '' without one). */
+export function splitUrl(url: string): { path: string; search: string } {
+  const mark = url.indexOf('?');
+  return mark === -1 ? { path: url, search: '' } : { path: url.slice(0, mark), search: url.slice(mark + 1) };
+}
+
 /** scheme://host of the request, for the web_url and Link values the API returns. */
 export function originOf(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
