@@ -4,6 +4,7 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as tar from 'tar';
+import { PROJECT_VISIBILITIES, type ProjectVisibility } from '../../core/access/newProjects.js';
 import type { GitRepository } from '../../core/git/repository.js';
 import { isValidBranchPattern } from '../protectedBranches/index.js';
 
@@ -13,8 +14,8 @@ export const PROJECT_FILE = 'project.json';
 export const BUNDLE_FILE = 'project.bundle';
 const ARCHIVE_ENTRIES = new Set([VERSION_FILE, PROJECT_FILE, BUNDLE_FILE]);
 
-export const VISIBILITIES = ['private', 'internal', 'public'] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
+export const VISIBILITIES = PROJECT_VISIBILITIES;
+export type Visibility = ProjectVisibility;
 
 /** The access levels a protected-branch rule may name (0 no one, 30 developers, 40 maintainers, 60 admins). */
 export const PROTECTION_LEVELS = [0, 30, 40, 60] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { cappedVisibility, isValidProjectPath } from '../../core/access/newProjects.js';
 import { ApiError } from '../../core/http/errors.js';
-import { cappedVisibility, isValidProjectPath, parseOverrideParams } from './imports.js';
+import { parseOverrideParams } from './imports.js';
 
 describe('isValidProjectPath', () => {
   it('follows GitLab: letters, digits, _ - . ; not starting with -, not ending in .git or .atom', () => {

@@ -14,16 +14,19 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   AccessLevel,
-  canSee,
-  findGroup,
   findProject,
-  type GroupRow,
-  groupAccessLevel,
   type ProjectRow,
   projectAccessLevel,
   resolveProject,
 } from '../../core/access/access.js';
-import { type Caller, type CallerUser, requireScope, requireUser } from '../../core/access/caller.js';
+import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
+import {
+  cappedVisibility,
+  isValidProjectPath,
+  namespaceForNewProject,
+  PROJECT_PATH_RULE,
+  visibilityNotAllowed,
+} from '../../core/access/newProjects.js';
 import { projectIdentity } from '../../core/access/projectIdentity.js';
 import type { ServerContext } from '../../core/context.js';
 import { GitRepository, initBareRepository } from '../../core/git/repository.js';
@@ -73,14 +76,6 @@ export interface ImportOverrides {
 /* Request rules (pure)                                                                              */
 /* ------------------------------------------------------------------------------------------------ */
 
-const PATH_RULE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
-
-/** GitLab's project path rule. */
-export function isValidProjectPath(path: string): boolean {
-  return /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/.test(path) && !/\.(git|atom)$/.test(path) && path.length <= 255;
-}
-
 /** Checks the fields of `override_params` that apply to this server's projects; throws a 400 otherwise. */
 export function parseOverrideParams(value: unknown): ImportOverrides {
   if (value === undefined) return {};
@@ -103,108 +98,9 @@ export function parseOverrideParams(value: unknown): ImportOverrides {
   return overrides;
 }
 
-const VISIBILITY_RANK: Record<Visibility, number> = { private: 0, internal: 1, public: 2 };
-
-/** A project is never more visible than its group. */
-export function cappedVisibility(wanted: Visibility, groupVisibility: string): Visibility {
-  const cap = (VISIBILITIES as readonly string[]).includes(groupVisibility)
-    ? (groupVisibility as Visibility)
-    : 'private';
-  return VISIBILITY_RANK[wanted] <= VISIBILITY_RANK[cap] ? wanted : cap;
-}
-
 /* ------------------------------------------------------------------------------------------------ */
 /* Requests                                                                                          */
 /* ------------------------------------------------------------------------------------------------ */
-
-const namespaceNotFound = (): ApiError => new ApiError(404, { message: '404 Namespace Not Found' });
-
-/**
- * The caller's personal namespace, GitLab's default for an import without `namespace`: a namespace of kind
- * `user` at the caller's username in the groups table, owned by the caller, made on first use (group lists
- * leave such namespaces out).
- * Public: like GitLab's user namespaces it caps no project's visibility. A group of someone else's at that
- * path leaves the caller without one: then `namespace` must be given.
- */
-async function personalNamespace(context: ServerContext, user: CallerUser): Promise<GroupRow> {
-  const { db } = context;
-  const owned = async (): Promise<GroupRow | undefined> => {
-    const group = await findGroup(db, user.username);
-    if (!group) return undefined;
-    const owner = await db
-      .selectFrom('members')
-      .select('id')
-      .where('source_type', '=', 'Group')
-      .where('source_id', '=', group.id)
-      .where('user_id', '=', user.id)
-      .where('access_level', '>=', AccessLevel.OWNER)
-      .executeTakeFirst();
-    if (group.kind !== 'user' || group.parent_id !== null || !owner)
-      throw new ApiError(400, {
-        error: `namespace is missing, and the path of your personal namespace (${user.username}) is taken`,
-      });
-    return group;
-  };
-  const existing = await owned();
-  if (existing) return existing;
-  const now = nowIso();
-  try {
-    await db.transaction().execute(async (trx) => {
-      const { id } = await trx
-        .insertInto('groups')
-        .values({
-          name: user.name,
-          path: user.username,
-          full_path: user.username,
-          parent_id: null,
-          visibility: 'public',
-          description: '',
-          created_at: now,
-          kind: 'user',
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('members')
-        .values({
-          source_type: 'Group',
-          source_id: id,
-          user_id: user.id,
-          access_level: AccessLevel.OWNER,
-          created_at: now,
-        })
-        .execute();
-    });
-  } catch (error) {
-    // Another request made it meanwhile (the unique full_path): use it, if it is the caller's.
-    const made = await owned();
-    if (made) return made;
-    throw error;
-  }
-  const made = await owned();
-  if (!made) throw new Error(`personal namespace ${user.username} vanished after its creation`);
-  return made;
-}
-
-/**
- * The group to import into, the caller's personal namespace by default. The caller must be allowed to
- * create projects in it: maintainer or owner (GitLab's default creation level).
- */
-async function importNamespace(
-  context: ServerContext,
-  caller: Caller,
-  namespace: number | string | undefined,
-): Promise<GroupRow> {
-  if (namespace === undefined || String(namespace) === '')
-    return personalNamespace(context, requireUser(caller));
-  const group = await findGroup(context.db, String(namespace));
-  if (!group) throw namespaceNotFound();
-  const level = await groupAccessLevel(context.db, caller, group);
-  if (!canSee(caller, group.visibility, level)) throw namespaceNotFound();
-  if (level < AccessLevel.MAINTAINER)
-    throw forbidden('403 Forbidden - You are not allowed to create projects in this namespace');
-  return group;
-}
 
 async function importStatusOf(context: ServerContext, project: ProjectRow): Promise<ProjectImportStatus> {
   const { db } = context;
@@ -240,20 +136,16 @@ export async function importProject(
   requireScope(caller, 'api');
   const { db } = context;
   if (!request.file) throw missingParameter('file');
-  if (!isValidProjectPath(request.path)) throw new ApiError(400, { message: { path: [PATH_RULE] } });
+  if (!isValidProjectPath(request.path)) throw new ApiError(400, { message: { path: [PROJECT_PATH_RULE] } });
   const overrides = parseOverrideParams(request.override_params);
   const name = request.name ?? overrides.name ?? request.path;
   if (name.trim() === '') throw invalidParameter('name');
-  const group = await importNamespace(context, caller, request.namespace);
+  const group = await namespaceForNewProject(context, caller, request.namespace);
   if (
     overrides.visibility &&
     cappedVisibility(overrides.visibility, group.visibility) !== overrides.visibility
   ) {
-    throw new ApiError(400, {
-      message: {
-        visibility_level: [`${overrides.visibility} is not allowed in a ${group.visibility} group`],
-      },
-    });
+    throw visibilityNotAllowed(overrides.visibility, group);
   }
 
   const existing = await db
