@@ -3,7 +3,7 @@ import { type Request, Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody, Schemas } from '../../core/http/types.js';
+import type { RequestBody, ResponseBody, Schemas, WithoutNulls } from '../../core/http/types.js';
 import { projectExportDownload, projectExportStatus, scheduleProjectExport } from './exports.js';
 import { importProject, projectImportStatus } from './imports.js';
 
@@ -53,7 +53,7 @@ export function projectExportImportRouter(context: ServerContext): Router {
   });
 
   router.post('/projects/import', async (req, res) => {
-    const body = req.body as Omit<Schemas['ImportProjectRequest'], 'file'>;
+    const body = req.body as WithoutNulls<Omit<Schemas['ImportProjectRequest'], 'file'>>;
     const result: ResponseBody<'importProject', 201> = await importProject(context, callerOf(res), {
       file: uploadedFile(req, 'file'),
       path: body.path,

@@ -6,8 +6,18 @@ export type OperationId = keyof operations;
 
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : never;
 
-/** The JSON request body of an operation. */
-export type RequestBody<Op extends OperationId> = JsonContent<operations[Op]['requestBody']>;
+/**
+ * A request body as routes receive it: a JSON null of an optional property means "not given" and is dropped
+ * before validation (core/http/grapeParameters.ts), so no property a route reads is ever null.
+ */
+export type WithoutNulls<T> = T extends readonly (infer Item)[]
+  ? WithoutNulls<Item>[]
+  : T extends object
+    ? { [Key in keyof T]: WithoutNulls<Exclude<T[Key], null>> }
+    : T;
+
+/** The JSON request body of an operation, as routes receive it (see WithoutNulls). */
+export type RequestBody<Op extends OperationId> = WithoutNulls<JsonContent<operations[Op]['requestBody']>>;
 
 /** The query parameters of an operation. */
 export type QueryParams<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Q }
