@@ -6,6 +6,9 @@ import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupsArea } from './areas/groups/index.js';
+import { issuesArea } from './areas/issues/index.js';
+import { membersArea } from './areas/members/index.js';
+import { mergeRequestsArea } from './areas/mergeRequests/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectHooksArea } from './areas/projectHooks/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
@@ -14,6 +17,8 @@ import { protectedBranchesArea } from './areas/protectedBranches/index.js';
 import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
 import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
 import { storageMovesArea } from './areas/storageMoves/index.js';
+import { usersArea } from './areas/users/index.js';
+import { versionArea } from './areas/version/index.js';
 import type { Area } from './core/area.js';
 import type { ServerContext } from './core/context.js';
 import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
@@ -29,6 +34,7 @@ import {
   openApiValidator,
 } from './core/http/openapi.js';
 import { fastQueryParser, parseQueryOncePerRequest, type QueryParser } from './core/http/queryParser.js';
+import { mergeDoubledSlashes } from './core/http/request.js';
 import { inSeries, onlyWithBody, underPath } from './core/http/series.js';
 
 /** Every area of the API, one folder each under `src/areas/`. */
@@ -47,6 +53,11 @@ export const AREAS: readonly Area[] = [
   projectHooksArea,
   groupsArea,
   projectsArea,
+  issuesArea,
+  mergeRequestsArea,
+  versionArea,
+  usersArea,
+  membersArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {
@@ -98,6 +109,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   // route the validator matched. The validator works on the full URL (its base path is /api/v4).
   app.use(
     inSeries([
+      mergeDoubledSlashes,
       onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),

@@ -79,6 +79,17 @@ function framingError(err: {
   return undefined;
 }
 
+/** The `Allow` value for the methods the validator names (`get, put`): upper case, HEAD with GET. */
+export function allowedMethods(named: unknown): string | undefined {
+  if (typeof named !== 'string' || named.trim() === '') return undefined;
+  const methods = named
+    .split(',')
+    .map((method) => method.trim().toUpperCase())
+    .filter(Boolean);
+  if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+  return [...new Set(methods)].join(', ');
+}
+
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (err instanceof ApiError) {
     res.status(err.status).json(err.body);
@@ -93,6 +104,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   if (status === 404) {
     res.status(404).json({ message: '404 Not Found' });
   } else if (status === 405) {
+    // RFC 9110: a 405 names the methods the path has (the validator lists the spec's; HEAD goes with GET).
+    const allow = allowedMethods(err?.headers?.Allow);
+    if (allow) res.set('Allow', allow);
     res.status(405).json({ message: '405 Method Not Allowed' });
   } else if (status === 415) {
     // Documented as a bad request: every operation that takes parameters says which media types it accepts.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { grapeParameters, indexReadings } from './grapeParameters.js';
 import { indexOperations, parameterCarriers } from './parameterCarriers.js';
 import { onlyWithBody } from './series.js';
 
@@ -60,10 +61,10 @@ export interface ValidatorOptions {
 }
 
 /**
- * The validator's middlewares, with parameterCarriers (seed convention 3) placed after its route lookup and
- * multipart parsing and before its request validation: the carriers middleware reads the matched route
- * (`req.openapi`) and must see the multipart fields, and the validator must see the parameters where the
- * spec declares them. Found by the name of the validator's middleware, checked at start.
+ * The validator's middlewares, with parameterCarriers (seed convention 3) and grapeParameters (parameters read
+ * as GitLab reads them) placed after its route lookup and multipart parsing and before its request
+ * validation: both read the matched route (`req.openapi`) and must see the multipart fields, and the
+ * validator must see the parameters where the spec declares them, of the types it declares. Found by the name of the validator's middleware, checked at start.
  */
 export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
   // Indexed before the validator sees (and mutates) the document.
@@ -74,11 +75,12 @@ export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
       ? first.url
       : '';
   const carriers = parameterCarriers(indexOperations(options.apiSpec, basePath));
+  const reading = grapeParameters(indexReadings(options.apiSpec, basePath));
   const chain = withoutIdleSteps(validatorMiddlewares(options));
   const at = chain.findIndex((middleware) => middleware.name === 'requestMiddleware');
   if (at === -1)
     throw new Error('express-openapi-validator: no requestMiddleware to put parameterCarriers before');
-  return [...chain.slice(0, at), carriers, ...chain.slice(at)];
+  return [...chain.slice(0, at), carriers, reading, ...chain.slice(at)];
 }
 
 /**
@@ -110,7 +112,9 @@ function validatorMiddlewares(options: ValidatorOptions): RequestHandler[] {
   return OpenApiValidator.middleware({
     // The validator mutates the document it is given; apiDocumentFor hands it a copy.
     apiSpec: options.apiSpec as never,
-    validateRequests: { coerceTypes: true, allowUnknownQueryParameters: false },
+    // Bodies are not coerced (grapeParameters reads them as Grape does; the validator's coercion made a null
+    // false, "" or 0). Query and path values are always coerced by the validator, from text.
+    validateRequests: { coerceTypes: false, allowUnknownQueryParameters: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateApiSpec: false,

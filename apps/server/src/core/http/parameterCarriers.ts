@@ -6,6 +6,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
+import { isObject, type Json, type OperationOfDocument, operationsOf, resolve } from './specDocument.js';
 
 /** What one operation declares: its query parameter names and the properties of its request body. */
 export interface OperationCarriers {
@@ -20,29 +21,6 @@ export interface OperationCarriers {
 /** The token is authentication, not a parameter: it stays in whichever carrier it came in. */
 const TOKEN = 'private_token';
 const FORM = 'application/x-www-form-urlencoded';
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Follows a local `$ref` (`#/components/...`) of the document. */
-function resolve(spec: Json, value: unknown): unknown {
-  let current = value;
-  for (let hops = 0; isObject(current) && typeof current.$ref === 'string' && hops < 32; hops++) {
-    const ref: string = current.$ref;
-    current = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>(
-        (node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
-        spec,
-      );
-  }
-  return current;
-}
 
 /** The top-level property names of a schema, through `allOf`, `oneOf` and `anyOf`. */
 function propertyNames(spec: Json, schema: unknown, into: Set<string>, depth = 0): void {
@@ -55,16 +33,10 @@ function propertyNames(spec: Json, schema: unknown, into: Set<string>, depth = 0
   }
 }
 
-function carriersOf(spec: Json, pathItem: Json, operation: Json): OperationCarriers {
+function carriersOf(spec: Json, { operation, parameters }: OperationOfDocument): OperationCarriers {
   const query = new Set<string>();
-  const parameters = [pathItem.parameters, operation.parameters].flatMap((list) =>
-    Array.isArray(list) ? list : [],
-  );
-  for (const parameter of parameters) {
-    const resolved = resolve(spec, parameter);
-    if (isObject(resolved) && resolved.in === 'query' && typeof resolved.name === 'string')
-      query.add(resolved.name);
-  }
+  for (const parameter of parameters)
+    if (parameter.in === 'query' && typeof parameter.name === 'string') query.add(parameter.name);
   const requestBody = resolve(spec, operation.requestBody);
   if (!isObject(requestBody) || !isObject(requestBody.content))
     return { query, body: undefined, mediaType: undefined };
@@ -80,22 +52,11 @@ function carriersOf(spec: Json, pathItem: Json, operation: Json): OperationCarri
  * gives (`req.openapi.openApiRoute`, which carries the document's base path).
  */
 export function indexOperations(spec: Json, basePath = ''): Map<string, OperationCarriers> {
-  const index = new Map<string, OperationCarriers>();
-  const paths = isObject(spec.paths) ? spec.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    const pathItem = resolve(spec, item);
-    if (!isObject(pathItem)) continue;
-    for (const method of METHODS) {
-      const operation = pathItem[method];
-      if (isObject(operation))
-        index.set(`${method.toUpperCase()} ${basePath}${path}`, carriersOf(spec, pathItem, operation));
-    }
-  }
-  return index;
+  return new Map(operationsOf(spec, basePath).map((entry) => [entry.key, carriersOf(spec, entry)]));
 }
 
 /** A query-string component decoded as the query parser decodes it; left as is when malformed. */
-function decodeComponent(text: string): string {
+export function decodeComponent(text: string): string {
   const spaced = text.replace(/\+/g, ' ');
   try {
     return decodeURIComponent(spaced);
@@ -135,7 +96,7 @@ export function serializeParameter(name: string, value: unknown, into: string[] 
   return into;
 }
 
-function withQuery(path: string, pairs: readonly string[]): string {
+export function withQuery(path: string, pairs: readonly string[]): string {
   return pairs.length === 0 ? path : `${path}?${pairs.join('&')}`;
 }
 
@@ -202,7 +163,7 @@ function bodyIntoQuery(req: Request, operation: OperationCarriers): void {
 }
 
 /** The route the validator matched (set by its metadata middleware), as `METHOD /base/path/{template}`. */
-function matchedRoute(req: Request): string | undefined {
+export function matchedRoute(req: Request): string | undefined {
   const openapi = (req as Request & { openapi?: { openApiRoute?: unknown } }).openapi;
   return typeof openapi?.openApiRoute === 'string' ? `${req.method} ${openapi.openApiRoute}` : undefined;
 }

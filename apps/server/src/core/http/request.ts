@@ -1,5 +1,5 @@
 // Small readers of an Express request shared by the routers.
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { invalidParameter, missingParameter } from './errors.js';
 
 /** A request URL's path and its query string (what follows the first `?`, '' without one). */
@@ -38,3 +38,20 @@ export function optionalQueryString(req: Request, name: string): string | undefi
   const value = req.query[name];
   return typeof value === 'string' ? value : undefined;
 }
+
+/**
+ * Doubled slashes of a request's path merged into one before routing (`POST /features//my_flag`, which a
+ * client sends when it joins a base URL ending in `/` with a path starting with one), as GitLab's web server
+ * does. The query string is left as it is (its values may hold URLs); `%2F` is a parameter's own slash.
+ */
+export const mergeDoubledSlashes: RequestHandler = (req, _res, next) => {
+  if (req.url.includes('//')) {
+    const { path, search } = splitUrl(req.url);
+    if (path.includes('//')) {
+      // The validator finds the route from originalUrl, the routes from url: both change.
+      req.url = `${path.replace(/\/{2,}/g, '/')}${search === '' ? '' : `?${search}`}`;
+      req.originalUrl = req.url;
+    }
+  }
+  next();
+};
