@@ -5,7 +5,20 @@ import { hashToken } from '../access/caller.js';
 import type { ServerContext } from '../context.js';
 import { GitRepository, initBareRepository } from '../git/repository.js';
 import { nowIso } from './database.js';
-import type { Fixtures } from './fixturesFile.js';
+import type { FixtureIssue, Fixtures, FixtureUserProfile } from './fixturesFile.js';
+
+/** A fixture user's profile as `users` columns; what it leaves out keeps the column's default. */
+function userProfileColumns(profile: FixtureUserProfile | undefined) {
+  if (!profile) return {};
+  const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
+  const { external, private_profile, can_create_group, ...texts } = profile;
+  return {
+    ...texts,
+    external: flag(external),
+    private_profile: flag(private_profile),
+    can_create_group: flag(can_create_group),
+  };
+}
 
 export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixtures): Promise<void> {
   const { db } = context;
@@ -26,6 +39,8 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         is_admin: user.admin ? 1 : 0,
         avatar_url: null,
         created_at: now,
+        updated_at: now,
+        ...userProfileColumns(user.profile),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -218,6 +233,8 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         fixtures,
         project.creator,
       );
+    await loadIssues(context, id, project.issues ?? [], userId);
+    await loadMergeRequests(context, id, defaultBranch, new GitRepository(repoPath), project, userId);
   }
 }
 
@@ -254,4 +271,116 @@ async function seedRepository(
     if (!created.ok) throw new Error(`fixtures: cannot create branch ${branch.name}: ${created.reason}`);
     if (branch.files) await commitAll(branch.name, branch.files);
   }
+}
+
+/** When something happened `daysAgo` days before now (fixtures spread their objects out in time). */
+function daysBefore(daysAgo: number | undefined): string {
+  return new Date(Date.now() - (daysAgo ?? 0) * 86_400_000).toISOString();
+}
+
+/** The labels and users of an issue or merge request (rows of issuable_labels and issuable_users). */
+async function attachToIssuable(
+  context: ServerContext,
+  type: 'Issue' | 'MergeRequest',
+  id: number,
+  attached: { labels?: string[]; assignees?: string[]; reviewers?: string[] },
+  userId: (username: string) => number,
+): Promise<void> {
+  for (const name of attached.labels ?? [])
+    await context.db.insertInto('issuable_labels').values({ issuable_type: type, issuable_id: id, name }).execute();
+  for (const role of ['assignee', 'reviewer'] as const) {
+    const usernames = (role === 'assignee' ? attached.assignees : attached.reviewers) ?? [];
+    for (const [position, username] of usernames.entries())
+      await context.db
+        .insertInto('issuable_users')
+        .values({ issuable_type: type, issuable_id: id, role, user_id: userId(username), position })
+        .execute();
+  }
+}
+
+async function loadIssues(
+  context: ServerContext,
+  projectId: number,
+  issues: readonly FixtureIssue[],
+  userId: (username: string) => number,
+): Promise<void> {
+  for (const [index, issue] of issues.entries()) {
+    const createdAt = daysBefore(issue.created_days_ago);
+    const { id } = await context.db
+      .insertInto('issues')
+      .values({
+        project_id: projectId,
+        iid: index + 1,
+        title: issue.title,
+        description: issue.description ?? null,
+        state: issue.closed_by ? 'closed' : 'opened',
+        author_id: userId(issue.author),
+        confidential: issue.confidential ? 1 : 0,
+        discussion_locked: null,
+        due_date: issue.due_date ?? null,
+        closed_at: issue.closed_by ? createdAt : null,
+        closed_by_id: issue.closed_by ? userId(issue.closed_by) : null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await attachToIssuable(context, 'Issue', id, issue, userId);
+  }
+  if (issues.length > 0)
+    await context.db
+      .insertInto('internal_ids')
+      .values({ project_id: projectId, usage: 'issues', last_value: issues.length })
+      .execute();
+}
+
+async function loadMergeRequests(
+  context: ServerContext,
+  projectId: number,
+  defaultBranch: string,
+  repo: GitRepository,
+  project: Fixtures['projects'][number],
+  userId: (username: string) => number,
+): Promise<void> {
+  const mergeRequests = project.merge_requests ?? [];
+  for (const [index, mr] of mergeRequests.entries()) {
+    const createdAt = daysBefore(mr.created_days_ago);
+    const state = mr.state ?? 'opened';
+    const changedBy = userId(mr.state_changed_by ?? mr.author);
+    const { id } = await context.db
+      .insertInto('merge_requests')
+      .values({
+        project_id: projectId,
+        iid: index + 1,
+        title: mr.title,
+        description: mr.description ?? null,
+        state,
+        author_id: userId(mr.author),
+        source_project_id: projectId,
+        source_branch: mr.source_branch,
+        target_branch: mr.target_branch ?? defaultBranch,
+        // The source branch's head now; null when the fixture names a branch the repository lacks.
+        sha: await repo.resolveRef(`refs/heads/${mr.source_branch}`),
+        merge_commit_sha: null,
+        merge_status: mr.merge_status ?? 'can_be_merged',
+        merged_by_id: state === 'merged' ? changedBy : null,
+        merged_at: state === 'merged' ? createdAt : null,
+        closed_by_id: state === 'closed' ? changedBy : null,
+        closed_at: state === 'closed' ? createdAt : null,
+        squash: mr.squash ? 1 : 0,
+        force_remove_source_branch: 0,
+        merge_when_pipeline_succeeds: 0,
+        discussion_locked: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await attachToIssuable(context, 'MergeRequest', id, mr, userId);
+  }
+  if (mergeRequests.length > 0)
+    await context.db
+      .insertInto('internal_ids')
+      .values({ project_id: projectId, usage: 'merge_requests', last_value: mergeRequests.length })
+      .execute();
 }

@@ -29,6 +29,62 @@ export interface FixtureHook {
   enable_ssl_verification?: boolean;
 }
 
+/** A user's public profile and account settings, as the users API shows them. */
+export interface FixtureUserProfile {
+  bio?: string;
+  location?: string;
+  public_email?: string;
+  skype?: string;
+  linkedin?: string;
+  twitter?: string;
+  discord?: string;
+  website_url?: string;
+  organization?: string;
+  job_title?: string;
+  pronouns?: string;
+  external?: boolean;
+  private_profile?: boolean;
+  can_create_group?: boolean;
+  projects_limit?: number;
+}
+
+/** An issue of a project (GitLab's issue attributes); users by username. */
+export interface FixtureIssue {
+  title: string;
+  description?: string;
+  author: string;
+  assignees?: string[];
+  labels?: string[];
+  confidential?: boolean;
+  /** `YYYY-MM-DD`. */
+  due_date?: string;
+  /** Who closed it: the issue is closed when given. */
+  closed_by?: string;
+  /** How many days before the fixtures are loaded it was created (default 0), so lists have an order. */
+  created_days_ago?: number;
+}
+
+/** A merge request into a project; its source branch should exist in the project's repository. */
+export interface FixtureMergeRequest {
+  title: string;
+  description?: string;
+  author: string;
+  source_branch: string;
+  /** Default: the project's default branch. */
+  target_branch?: string;
+  /** `opened` (default), `closed`, `locked` or `merged`. */
+  state?: 'opened' | 'closed' | 'locked' | 'merged';
+  /** Who merged or closed it (merged and closed ones; default the author). */
+  state_changed_by?: string;
+  assignees?: string[];
+  reviewers?: string[];
+  labels?: string[];
+  /** GitLab's merge_status (default `can_be_merged`). */
+  merge_status?: 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
+  squash?: boolean;
+  created_days_ago?: number;
+}
+
 export interface Fixtures {
   /** Instance settings: the tier and limits (core/instance.ts); the defaults without it. */
   instance?: InstanceFixture;
@@ -38,6 +94,8 @@ export interface Fixtures {
     email: string;
     admin?: boolean;
     state?: string;
+    /** The profile and account settings the users API shows (GitLab's defaults without them). */
+    profile?: FixtureUserProfile;
     tokens: { name: string; token: string; scopes: string[]; expires_at?: string; revoked?: boolean }[];
   }[];
   groups: {
@@ -74,6 +132,10 @@ export interface Fixtures {
     merge_requests_enabled?: boolean;
     /** Webhooks of the project (the API only reads them); flags left out are off. */
     hooks?: FixtureHook[];
+    /** Issues of the project, numbered 1, 2, 3 … (iid) in file order. */
+    issues?: FixtureIssue[];
+    /** Merge requests into the project, numbered 1, 2, 3 … (iid) in file order. */
+    merge_requests?: FixtureMergeRequest[];
     repository?: {
       /** Files committed to the default branch, one commit each, in order. */
       files: Record<string, string>;

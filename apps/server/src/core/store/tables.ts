@@ -11,6 +11,27 @@ export interface UsersTable {
   is_admin: number;
   avatar_url: string | null;
   created_at: string;
+  /** When the account last changed (migration 019; set to created_at for older rows). */
+  updated_at: Generated<string | null>;
+  /** The public profile (migration 019): '' or null when not set, as GitLab. */
+  bio: Generated<string>;
+  location: Generated<string | null>;
+  public_email: Generated<string | null>;
+  skype: Generated<string>;
+  linkedin: Generated<string>;
+  twitter: Generated<string>;
+  discord: Generated<string>;
+  website_url: Generated<string>;
+  organization: Generated<string>;
+  job_title: Generated<string>;
+  pronouns: Generated<string | null>;
+  /** External users see only what they are members of, besides public projects (0 or 1). */
+  external: Generated<number>;
+  /** A private profile hides the account's dates and follower counts from others (0 or 1). */
+  private_profile: Generated<number>;
+  can_create_group: Generated<number>;
+  /** How many personal projects the user may create (GitLab's default 100,000). */
+  projects_limit: Generated<number>;
 }
 
 export interface PersonalAccessTokensTable {
@@ -61,6 +82,33 @@ export interface ProjectsTable {
   languages_generation: Generated<number | null>;
   issues_enabled: Generated<number>;
   merge_requests_enabled: Generated<number>;
+  /* The settings of migration 018 (0/1 flags, GitLab's defaults). */
+  wiki_enabled: Generated<number>;
+  jobs_enabled: Generated<number>;
+  snippets_enabled: Generated<number>;
+  container_registry_enabled: Generated<number>;
+  shared_runners_enabled: Generated<number>;
+  public_jobs: Generated<number>;
+  request_access_enabled: Generated<number>;
+  only_allow_merge_if_pipeline_succeeds: Generated<number>;
+  only_allow_merge_if_all_discussions_are_resolved: Generated<number>;
+  remove_source_branch_after_merge: Generated<number>;
+  resolve_outdated_diff_discussions: Generated<number>;
+  autoclose_referenced_issues: Generated<number>;
+  auto_devops_enabled: Generated<number>;
+  packages_enabled: Generated<number>;
+  lfs_enabled: Generated<number>;
+  printing_merge_request_link_enabled: Generated<number>;
+  emails_disabled: Generated<number>;
+  merge_method: Generated<string>;
+  auto_devops_deploy_strategy: Generated<string>;
+  auto_cancel_pending_pipelines: Generated<string>;
+  /** A JSON array of strings. */
+  topics: Generated<string>;
+  suggestion_commit_message: Generated<string | null>;
+  ci_config_path: Generated<string | null>;
+  build_timeout: Generated<number>;
+  ci_default_git_depth: Generated<number | null>;
 }
 
 export interface MembersTable {
@@ -208,6 +256,11 @@ export interface Database {
   custom_attributes: CustomAttributesTable;
   project_languages: ProjectLanguagesTable;
   group_ancestors: GroupAncestorsTable;
+  internal_ids: InternalIdsTable;
+  issues: IssuesTable;
+  merge_requests: MergeRequestsTable;
+  issuable_labels: IssuableLabelsTable;
+  issuable_users: IssuableUsersTable;
 }
 
 /** Each group's ancestors and the group itself (depth 0), kept by a trigger on groups (migration 016). */
@@ -415,4 +468,76 @@ export interface ProjectLanguagesTable {
   project_id: number;
   name: string;
   share: number;
+}
+
+/** The last internal ID (`iid`) given per project and kind (`issues`, `merge_requests`). */
+export interface InternalIdsTable {
+  project_id: number;
+  usage: string;
+  last_value: number;
+}
+
+/** A project issue (GitLab v4). */
+export interface IssuesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  /** `opened` or `closed`. */
+  state: string;
+  author_id: number;
+  confidential: number;
+  /** Null until locked or unlocked (GitLab's tri-state). */
+  discussion_locked: number | null;
+  /** `YYYY-MM-DD`. */
+  due_date: string | null;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A merge request of a project (its target project), made by the fixtures. */
+export interface MergeRequestsTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  /** `opened`, `closed`, `locked` or `merged`. */
+  state: string;
+  author_id: number;
+  source_project_id: number;
+  source_branch: string;
+  target_branch: string;
+  sha: string | null;
+  merge_commit_sha: string | null;
+  merge_status: string;
+  merged_by_id: number | null;
+  merged_at: string | null;
+  closed_by_id: number | null;
+  closed_at: string | null;
+  squash: number;
+  force_remove_source_branch: number;
+  merge_when_pipeline_succeeds: number;
+  discussion_locked: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A label name on an issue or merge request (`issuable_type` `Issue` or `MergeRequest`). */
+export interface IssuableLabelsTable {
+  issuable_type: string;
+  issuable_id: number;
+  name: string;
+}
+
+/** A user attached to an issue or merge request as `assignee` or `reviewer`, in `position` order. */
+export interface IssuableUsersTable {
+  issuable_type: string;
+  issuable_id: number;
+  role: string;
+  user_id: number;
+  position: number;
 }

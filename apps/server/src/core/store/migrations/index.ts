@@ -16,6 +16,9 @@ import * as m013 from './013_group_runners_token.js';
 import * as m014 from './014_project_hooks.js';
 import * as m015 from './015_project_actions.js';
 import * as m016 from './016_group_ancestors.js';
+import * as m017 from './017_issues_merge_requests.js';
+import * as m018 from './018_project_settings.js';
+import * as m019 from './019_user_profiles.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -34,6 +37,9 @@ const migrations: Record<string, Migration> = {
   '014_project_hooks': m014,
   '015_project_actions': m015,
   '016_group_ancestors': m016,
+  '017_issues_merge_requests': m017,
+  '018_project_settings': m018,
+  '019_user_profiles': m019,
 };
 
 export const migrationProvider: MigrationProvider = {

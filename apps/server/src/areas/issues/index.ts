@@ -1,0 +1,21 @@
+// Project issues (GitLab v4): list, read, create and update. What issues share with merge requests
+// (labels, attached users, filters, the embedded user) is exported for the mergeRequests area.
+import type { Area } from '../../core/area.js';
+import { issuesRouter } from './routes.js';
+
+export const issuesArea: Area = { name: 'issues', router: issuesRouter };
+export {
+  type IssuableUser,
+  type LabelFilter,
+  labelCondition,
+  labelFilter,
+  labelsOf,
+  NO_TIME_STATS,
+  presentUser,
+  searchCondition,
+  taskCompletion,
+  usersById,
+  usersOf,
+} from './issuables.js';
+export { iidsQuery, integerQuery, orderQuery } from './routes.js';
+export { nextInternalId } from './store.js';

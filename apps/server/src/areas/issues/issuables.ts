@@ -1,0 +1,228 @@
+// What issues and merge requests share (GitLab's "issuables"): their label names and attached users (rows of
+// issuable_labels and issuable_users), the users' embedded shape, label parameters, the task list count
+// of a description, and the filters by labels, users and text. The merge requests area reaches these
+// through this area's index.ts.
+
+import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
+import { invalidParameter } from '../../core/http/errors.js';
+import type { Schemas } from '../../core/http/types.js';
+import type { Db } from '../../core/store/database.js';
+import { containsIgnoringCase } from '../../core/store/search.js';
+import type { Database } from '../../core/store/tables.js';
+
+export type IssuableType = 'Issue' | 'MergeRequest';
+export type IssuableRole = 'assignee' | 'reviewer';
+export type UserBasic = Schemas['UserBasic'];
+
+/** A user as the embedded objects show them. */
+export interface IssuableUser {
+  id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar_url: string | null;
+}
+
+export function presentUser(user: IssuableUser, origin: string): UserBasic {
+  return {
+    id: user.id,
+    username: user.username,
+    name: user.name,
+    state: user.state,
+    avatar_url: user.avatar_url,
+    web_url: `${origin}/${user.username}`,
+  };
+}
+
+/** The users with these IDs, by ID (author, closed_by, merged_by of a page, in one query). */
+export async function usersById(db: Db, ids: readonly number[]): Promise<Map<number, IssuableUser>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'name', 'state', 'avatar_url'])
+    .where('id', 'in', unique)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The label names of each issuable of the page, sorted (GitLab sorts them by title). */
+export async function labelsOf(
+  db: Db,
+  type: IssuableType,
+  ids: readonly number[],
+): Promise<Map<number, string[]>> {
+  const byId = new Map<number, string[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byId;
+  const rows = await db
+    .selectFrom('issuable_labels')
+    .select(['issuable_id', 'name'])
+    .where('issuable_type', '=', type)
+    .where('issuable_id', 'in', [...ids])
+    .orderBy('name')
+    .execute();
+  for (const row of rows) byId.get(row.issuable_id)?.push(row.name);
+  return byId;
+}
+
+/** The users attached to each issuable of the page in one role, in the order they were given. */
+export async function usersOf(
+  db: Db,
+  type: IssuableType,
+  role: IssuableRole,
+  ids: readonly number[],
+): Promise<Map<number, IssuableUser[]>> {
+  const byId = new Map<number, IssuableUser[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byId;
+  const rows = await db
+    .selectFrom('issuable_users as iu')
+    .innerJoin('users as u', 'u.id', 'iu.user_id')
+    .select(['iu.issuable_id', 'u.id', 'u.username', 'u.name', 'u.state', 'u.avatar_url'])
+    .where('iu.issuable_type', '=', type)
+    .where('iu.role', '=', role)
+    .where('iu.issuable_id', 'in', [...ids])
+    .orderBy('iu.position')
+    .execute();
+  for (const { issuable_id, ...user } of rows) byId.get(issuable_id)?.push(user);
+  return byId;
+}
+
+/** Replaces the issuable's labels (in the caller's transaction). */
+export async function replaceLabels(
+  db: Db,
+  type: IssuableType,
+  id: number,
+  names: readonly string[],
+): Promise<void> {
+  await db
+    .deleteFrom('issuable_labels')
+    .where('issuable_type', '=', type)
+    .where('issuable_id', '=', id)
+    .execute();
+  if (names.length === 0) return;
+  await db
+    .insertInto('issuable_labels')
+    .values(names.map((name) => ({ issuable_type: type, issuable_id: id, name })))
+    .execute();
+}
+
+/** Replaces the issuable's users in one role (in the caller's transaction). */
+export async function replaceUsers(
+  db: Db,
+  type: IssuableType,
+  id: number,
+  role: IssuableRole,
+  userIds: readonly number[],
+): Promise<void> {
+  await db
+    .deleteFrom('issuable_users')
+    .where('issuable_type', '=', type)
+    .where('issuable_id', '=', id)
+    .where('role', '=', role)
+    .execute();
+  if (userIds.length === 0) return;
+  await db
+    .insertInto('issuable_users')
+    .values(
+      userIds.map((userId, position) => ({
+        issuable_type: type,
+        issuable_id: id,
+        role,
+        user_id: userId,
+        position,
+      })),
+    )
+    .execute();
+}
+
+/* Parameters -------------------------------------------------------------------------------------- */
+
+/**
+ * Label names from a comma-separated string or an array (GitLab's label parameters): trimmed, empty ones
+ * dropped, duplicates removed (first spelling kept). `name` is the parameter, for the error message.
+ */
+export function labelNames(name: string, value: string | readonly string[]): string[] {
+  const parts = typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(','));
+  const names: string[] = [];
+  for (const part of parts) {
+    const label = part.trim();
+    if (label === '') continue;
+    if (label.length > 255) throw invalidParameter(name, 'a label name is longer than 255 characters');
+    if (!names.includes(label)) names.push(label);
+  }
+  return names;
+}
+
+/** The `labels` filter: issuables with none, with any, or with all of the named labels. */
+export type LabelFilter = { kind: 'none' } | { kind: 'any' } | { kind: 'all'; names: string[] };
+
+/** `None` and `Any` (any case, as GitLab's FILTER_NONE / FILTER_ANY) or label names. */
+export function labelFilter(value: string | undefined): LabelFilter | undefined {
+  if (value === undefined) return undefined;
+  const lower = value.trim().toLowerCase();
+  if (lower === 'none') return { kind: 'none' };
+  if (lower === 'any') return { kind: 'any' };
+  const names = labelNames('labels', value);
+  return names.length === 0 ? undefined : { kind: 'all', names };
+}
+
+/** The task list items of a Markdown description (`- [ ]`, `* [x]`, `1. [ ]`), and how many are checked. */
+export function taskCompletion(description: string | null): { count: number; completed_count: number } {
+  let count = 0;
+  let completed = 0;
+  for (const line of (description ?? '').split('\n')) {
+    const match = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s/.exec(line);
+    if (!match) continue;
+    count += 1;
+    if (match[1] !== ' ') completed += 1;
+  }
+  return { count, completed_count: completed };
+}
+
+/** GitLab's time stats of an issuable without time tracking. */
+export const NO_TIME_STATS = {
+  time_estimate: 0,
+  total_time_spent: 0,
+  human_time_estimate: null,
+  human_total_time_spent: null,
+} as const;
+
+/* Filters ---------------------------------------------------------------------------------------- */
+// Conditions on the issuable row of a list's query, which names its table `i` (`issues as i`,
+// `merge_requests as i`).
+
+const eb = expressionBuilder<Database, never>();
+const rowId = sql.ref<number>('i.id');
+
+/** The WHERE condition of the labels filter. */
+export function labelCondition(type: IssuableType, filter: LabelFilter): Expression<SqlBool> {
+  const labelsOfRow = () =>
+    eb
+      .selectFrom('issuable_labels as l')
+      .select('l.name')
+      .where('l.issuable_type', '=', type)
+      .where('l.issuable_id', '=', rowId);
+  if (filter.kind === 'none') return eb.not(eb.exists(labelsOfRow()));
+  if (filter.kind === 'any') return eb.exists(labelsOfRow());
+  return eb.and(filter.names.map((name) => eb.exists(labelsOfRow().where('l.name', '=', name))));
+}
+
+/** Whether a user is attached to the row in a role; without `userId`, whether anyone is. */
+export function userCondition(type: IssuableType, role: IssuableRole, userId?: number): Expression<SqlBool> {
+  let users = eb
+    .selectFrom('issuable_users as u')
+    .select('u.user_id')
+    .where('u.issuable_type', '=', type)
+    .where('u.role', '=', role)
+    .where('u.issuable_id', '=', rowId);
+  if (userId !== undefined) users = users.where('u.user_id', '=', userId);
+  return eb.exists(users);
+}
+
+/** The `search` filter: the term in the title or the description, ignoring case. */
+export function searchCondition(term: string): Expression<SqlBool> {
+  return eb.or([
+    containsIgnoringCase(sql.ref<string>('i.title'), term),
+    containsIgnoringCase(sql<string>`coalesce(i.description, '')`, term),
+  ]);
+}

@@ -1,0 +1,135 @@
+// Routes of the issues area: read the request, call the service, send.
+import type { Request } from 'express';
+import { Router } from 'express';
+import type { ServerContext } from '../../core/context.js';
+import { callerOf } from '../../core/http/auth.js';
+import { toBoolean } from '../../core/http/booleans.js';
+import { invalidParameter } from '../../core/http/errors.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
+import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
+import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import { labelFilter } from './issuables.js';
+import {
+  createProjectIssue,
+  getProjectIssue,
+  type IssueListFilters,
+  listProjectIssues,
+  updateProjectIssue,
+} from './service.js';
+import type { IssueOrder } from './store.js';
+
+/** An integer query parameter (the validator has checked it; a number or its digits). */
+export function integerQuery(req: Request, name: string): number | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (typeof value === 'object' || !Number.isSafeInteger(number)) throw invalidParameter(name);
+  return number;
+}
+
+/** `iids[]=1&iids[]=2` (the query parser may keep the brackets in the name or not); undefined if absent. */
+export function iidsQuery(req: Request): number[] | undefined {
+  const value = req.query['iids[]'] ?? req.query.iids;
+  if (value === undefined) return undefined;
+  const values = Array.isArray(value) ? value : [value];
+  return values.map((item) => {
+    const number = Number(item);
+    if (typeof item === 'object' || !Number.isSafeInteger(number)) throw invalidParameter('iids');
+    return number;
+  });
+}
+
+/** `order_by` and `sort`, whose values the validator has checked. */
+export function orderQuery<OrderBy extends string>(
+  req: Request,
+  allowed: readonly OrderBy[],
+): { orderBy: OrderBy; sort: 'asc' | 'desc' } {
+  const orderBy = optionalQueryString(req, 'order_by') ?? 'created_at';
+  if (!(allowed as readonly string[]).includes(orderBy)) throw invalidParameter('order_by');
+  const sort = optionalQueryString(req, 'sort') ?? 'desc';
+  if (sort !== 'asc' && sort !== 'desc') throw invalidParameter('sort');
+  return { orderBy: orderBy as OrderBy, sort };
+}
+
+function assigneeQuery(req: Request): IssueListFilters['assignee'] {
+  const value = req.query.assignee_id;
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && value.toLowerCase() === 'none') return 'none';
+  if (typeof value === 'string' && value.toLowerCase() === 'any') return 'any';
+  return integerQuery(req, 'assignee_id');
+}
+
+function listFiltersOf(req: Request): IssueListFilters {
+  const state = optionalQueryString(req, 'state') ?? 'all';
+  if (state !== 'opened' && state !== 'closed' && state !== 'all') throw invalidParameter('state');
+  const confidential = req.query.confidential;
+  const confidentialFlag = confidential === undefined ? undefined : toBoolean(confidential);
+  if (confidential !== undefined && confidentialFlag === undefined) throw invalidParameter('confidential');
+  return {
+    state,
+    labels: labelFilter(optionalQueryString(req, 'labels')),
+    search: optionalQueryString(req, 'search'),
+    authorId: integerQuery(req, 'author_id'),
+    assignee: assigneeQuery(req),
+    iids: iidsQuery(req),
+    confidential: confidentialFlag,
+  };
+}
+
+const ISSUE_ORDERS: readonly IssueOrder['orderBy'][] = ['created_at', 'updated_at'];
+
+export function issuesRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.get('/projects/:id/issues', async (req, res) => {
+    const page = readPage(req);
+    const { items, total } = await listProjectIssues(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      listFiltersOf(req),
+      orderQuery(req, ISSUE_ORDERS),
+      page,
+      originOf(req),
+    );
+    const body: ResponseBody<'listProjectIssues', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
+  });
+
+  router.post('/projects/:id/issues', async (req, res) => {
+    const issue: ResponseBody<'createProjectIssue', 201> = await createProjectIssue(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      req.body as RequestBody<'createProjectIssue'>,
+      originOf(req),
+    );
+    res.status(201).json(issue);
+  });
+
+  router.get('/projects/:id/issues/:issue_iid', async (req, res) => {
+    const issue: ResponseBody<'getProjectIssue', 200> = await getProjectIssue(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'issue_iid'),
+      originOf(req),
+    );
+    res.json(issue);
+  });
+
+  router.put('/projects/:id/issues/:issue_iid', async (req, res) => {
+    const issue: ResponseBody<'updateProjectIssue', 200> = await updateProjectIssue(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'issue_iid'),
+      req.body as RequestBody<'updateProjectIssue'> | undefined,
+      originOf(req),
+    );
+    res.json(issue);
+  });
+
+  return router;
+}

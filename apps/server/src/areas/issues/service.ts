@@ -1,0 +1,327 @@
+// Project issues (GitLab v4's lib/api/issues.rb, IssuesFinder, Issues::CreateService/UpdateService and the
+// issue policies; the seeds leave issues "not shown"). Anyone who may see the project reads its issues,
+// except confidential ones, which only their author, their assignees and Reporters and above see. Any
+// signed-in user who reads a project's issues may open one; its author, its assignees and Reporters and
+// above may change it. Labels, assignees, the due date and the discussion lock are issue metadata: only
+// Reporters and above set them, other callers' values are dropped (IssuableBaseService#filter_params).
+
+import {
+  AccessLevel,
+  canSee,
+  type ProjectAccess,
+  type ProjectRow,
+  projectAccessLevel,
+  projectFullPath,
+  resolveProject,
+} from '../../core/access/access.js';
+import { type Caller, requireScope, requireUser, toCallerUser } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
+import type { RequestBody } from '../../core/http/types.js';
+import type { Db } from '../../core/store/database.js';
+import { nowIso } from '../../core/store/database.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
+import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from './issuables.js';
+import { type Issue, presentIssues } from './present.js';
+import {
+  activeUsers,
+  type ConfidentialScope,
+  findIssue,
+  type IssueChanges,
+  type IssueFilters,
+  type IssueOrder,
+  type IssueRow,
+  insertIssue,
+  listIssues,
+  updateIssue,
+} from './store.js';
+
+type CreateIssueRequest = RequestBody<'createProjectIssue'>;
+type UpdateIssueRequest = RequestBody<'updateProjectIssue'>;
+
+/** The list's filters as read from the query (without the confidentiality, which the caller decides). */
+export type IssueListFilters = Omit<IssueFilters, 'readable'>;
+
+const issueNotFound = () => notFound('Issue');
+
+/** The issue parameters of which at least one must be given to an update (GitLab's at_least_one_of). */
+const UPDATE_FIELDS = [
+  'title',
+  'description',
+  'assignee_ids',
+  'assignee_id',
+  'discussion_locked',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'updated_at',
+  'due_date',
+  'confidential',
+  'state_event',
+] as const;
+
+function issuesEnabled(project: ProjectRow): boolean {
+  return project.issues_enabled === 1;
+}
+
+/** Which confidential issues the caller reads: all of them from the Reporter role up, else their own. */
+function confidentialScope(caller: Caller, access: ProjectAccess): ConfidentialScope {
+  if (access.accessLevel >= AccessLevel.REPORTER) return { all: true };
+  return { all: false, userId: caller.user?.id ?? null };
+}
+
+function isAuthorOrAssignee(caller: Caller, row: IssueRow, assigneeIds: readonly number[]): boolean {
+  const userId = caller.user?.id;
+  return userId !== undefined && (row.author_id === userId || assigneeIds.includes(userId));
+}
+
+async function assigneeIdsOf(db: Db, row: IssueRow): Promise<number[]> {
+  const assignees = await usersOf(db, 'Issue', 'assignee', [row.id]);
+  return (assignees.get(row.id) ?? []).map((user) => user.id);
+}
+
+/** The issue the caller may read, or 404 (also for a confidential one they may not see). */
+async function readableIssue(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  iid: number,
+): Promise<{ row: IssueRow; assigneeIds: number[] }> {
+  const row =
+    issuesEnabled(access.project) && Number.isSafeInteger(iid)
+      ? await findIssue(context.db, access.project.id, iid)
+      : undefined;
+  if (!row) throw issueNotFound();
+  const assigneeIds = await assigneeIdsOf(context.db, row);
+  if (
+    row.confidential === 1 &&
+    !confidentialScope(caller, access).all &&
+    !isAuthorOrAssignee(caller, row, assigneeIds)
+  )
+    throw issueNotFound();
+  return { row, assigneeIds };
+}
+
+function settingOf(access: ProjectAccess, origin: string) {
+  return { projectId: access.project.id, fullPath: projectFullPath(access), origin };
+}
+
+async function presentOne(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  row: IssueRow,
+  origin: string,
+): Promise<Issue> {
+  const [issue] = await presentIssues(context.db, [row], settingOf(access, origin), {
+    userId: caller.user?.id ?? null,
+  });
+  if (!issue) throw issueNotFound();
+  return issue;
+}
+
+/* Reads ------------------------------------------------------------------------------------------ */
+
+export async function listProjectIssues(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  filters: IssueListFilters,
+  order: IssueOrder,
+  window: PageWindow,
+  origin: string,
+): Promise<Page<Issue>> {
+  requireScope(caller, 'read_api');
+  const access = await resolveProject(context.db, caller, idOrPath);
+  // A disabled feature hides the issues (IssuesFinder only searches projects whose issues the caller reads).
+  if (!issuesEnabled(access.project)) return { items: [], total: 0 };
+  const page = await listIssues(
+    context.db,
+    access.project.id,
+    { ...filters, readable: confidentialScope(caller, access) },
+    order,
+    window,
+  );
+  return { items: await presentIssues(context.db, page.items, settingOf(access, origin)), total: page.total };
+}
+
+export async function getProjectIssue(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+  origin: string,
+): Promise<Issue> {
+  requireScope(caller, 'read_api');
+  const access = await resolveProject(context.db, caller, idOrPath);
+  const { row } = await readableIssue(context, caller, access, iid);
+  return presentOne(context, caller, access, row, origin);
+}
+
+/* Writes ----------------------------------------------------------------------------------------- */
+
+/** A title that is not only blanks (GitLab's presence validation, in its `message` shape). */
+function checkTitle(title: string): string {
+  if (title.trim() === '') throw new ApiError(400, { message: { title: ["can't be blank"] } });
+  return title;
+}
+
+/**
+ * The users an issue may be assigned to, from the IDs given: existing active users who can see the project
+ * (others are dropped, as GitLab drops them), without repeats; `0` assigns no one. The free tier keeps the
+ * first only (several assignees are a higher-tier feature).
+ */
+async function assignableUsers(
+  context: ServerContext,
+  project: ProjectRow,
+  ids: readonly number[],
+): Promise<number[]> {
+  const wanted = [...new Set(ids.filter((id) => id > 0 && Number.isSafeInteger(id)))];
+  const assignable: number[] = [];
+  for (const row of await activeUsers(context.db, wanted)) {
+    const user: Caller = { user: toCallerUser(row), scopes: [] };
+    const level = await projectAccessLevel(context.db, user, project);
+    if (canSee(user, project.visibility, level)) assignable.push(row.id);
+  }
+  return context.instance.tier === 'premium' ? assignable : assignable.slice(0, 1);
+}
+
+/** The assignee IDs a request gives (`assignee_ids` wins over the deprecated `assignee_id`), if any. */
+function requestedAssignees(body: { assignee_ids?: number[]; assignee_id?: number }): number[] | undefined {
+  if (body.assignee_ids !== undefined) return body.assignee_ids;
+  if (body.assignee_id !== undefined) return [body.assignee_id];
+  return undefined;
+}
+
+/** Whether the caller may give a creation or update date: administrators and the project's owners. */
+function maySetTimestamps(caller: Caller, access: ProjectAccess): boolean {
+  return caller.user?.isAdmin === true || access.accessLevel >= AccessLevel.OWNER;
+}
+
+/** The project, for a write by a signed-in caller with an `api` token; archived projects are read-only. */
+async function projectForWrite(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+): Promise<ProjectAccess> {
+  const access = await resolveProject(context.db, caller, idOrPath);
+  if (access.project.archived === 1) throw forbidden();
+  return access;
+}
+
+export async function createProjectIssue(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  body: CreateIssueRequest,
+  origin: string,
+): Promise<Issue> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  const access = await projectForWrite(context, caller, idOrPath);
+  if (!issuesEnabled(access.project)) throw forbidden();
+  const title = checkTitle(body.title);
+  const setsMetadata = access.accessLevel >= AccessLevel.REPORTER;
+  const labels = setsMetadata && body.labels !== undefined ? labelNames('labels', body.labels) : [];
+  const wantedAssignees = setsMetadata ? requestedAssignees(body) : undefined;
+  const assignees = wantedAssignees ? await assignableUsers(context, access.project, wantedAssignees) : [];
+  const createdAt =
+    body.created_at !== undefined && maySetTimestamps(caller, access)
+      ? new Date(body.created_at).toISOString()
+      : null;
+
+  const row = await context.db.transaction().execute(async (trx) => {
+    const issue = await insertIssue(trx, {
+      projectId: access.project.id,
+      title,
+      description: body.description ?? null,
+      authorId: user.id,
+      confidential: body.confidential === true,
+      discussionLocked: setsMetadata && body.discussion_locked !== undefined ? body.discussion_locked : null,
+      dueDate: setsMetadata ? (body.due_date ?? null) : null,
+      createdAt,
+    });
+    await replaceLabels(trx, 'Issue', issue.id, labels);
+    await replaceUsers(trx, 'Issue', issue.id, 'assignee', assignees);
+    return issue;
+  });
+  return presentOne(context, caller, access, row, origin);
+}
+
+/** The labels after an update: `labels` replaces them, then `add_labels` and `remove_labels` apply. */
+async function updatedLabels(
+  context: ServerContext,
+  row: IssueRow,
+  body: UpdateIssueRequest,
+): Promise<string[] | undefined> {
+  if (body.labels === undefined && body.add_labels === undefined && body.remove_labels === undefined)
+    return undefined;
+  let labels =
+    body.labels !== undefined
+      ? labelNames('labels', body.labels)
+      : ((await labelsOf(context.db, 'Issue', [row.id])).get(row.id) ?? []);
+  if (body.add_labels !== undefined)
+    for (const name of labelNames('add_labels', body.add_labels))
+      if (!labels.includes(name)) labels.push(name);
+  if (body.remove_labels !== undefined) {
+    const removed = labelNames('remove_labels', body.remove_labels);
+    labels = labels.filter((name) => !removed.includes(name));
+  }
+  return labels;
+}
+
+/** The state columns after `state_event` (none when the issue is already in the state asked for). */
+function stateChanges(row: IssueRow, event: 'close' | 'reopen' | undefined, userId: number): IssueChanges {
+  if (event === 'close' && row.state === 'opened')
+    return { state: 'closed', closed_at: nowIso(), closed_by_id: userId };
+  if (event === 'reopen' && row.state === 'closed')
+    return { state: 'opened', closed_at: null, closed_by_id: null };
+  return {};
+}
+
+export async function updateProjectIssue(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+  body: UpdateIssueRequest | undefined,
+  origin: string,
+): Promise<Issue> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  const given = body ?? {};
+  // Grape checks its parameters before the endpoint looks anything up: 400 before 404 and 403.
+  if (!UPDATE_FIELDS.some((field) => given[field] !== undefined))
+    throw new ApiError(400, {
+      error: `${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`,
+    });
+  const access = await resolveProject(context.db, caller, idOrPath);
+  const { row, assigneeIds } = await readableIssue(context, caller, access, iid);
+  const setsMetadata = access.accessLevel >= AccessLevel.REPORTER;
+  if (access.project.archived === 1 || !(setsMetadata || isAuthorOrAssignee(caller, row, assigneeIds)))
+    throw forbidden();
+
+  const changes: IssueChanges = { ...stateChanges(row, given.state_event ?? undefined, user.id) };
+  if (given.title !== undefined) changes.title = checkTitle(given.title);
+  if (given.description !== undefined) changes.description = given.description;
+  if (given.confidential !== undefined) changes.confidential = given.confidential ? 1 : 0;
+  if (setsMetadata && given.discussion_locked !== undefined)
+    changes.discussion_locked = given.discussion_locked ? 1 : 0;
+  if (setsMetadata && given.due_date !== undefined)
+    changes.due_date = given.due_date === '' ? null : given.due_date;
+  if (given.updated_at !== undefined && maySetTimestamps(caller, access))
+    changes.updated_at = new Date(given.updated_at).toISOString();
+  const labels = setsMetadata ? await updatedLabels(context, row, given) : undefined;
+  const wantedAssignees = setsMetadata ? requestedAssignees(given) : undefined;
+  const assignees = wantedAssignees
+    ? await assignableUsers(context, access.project, wantedAssignees)
+    : undefined;
+
+  const updated = await context.db.transaction().execute(async (trx) => {
+    const issue = await updateIssue(trx, row.id, changes);
+    if (labels !== undefined) await replaceLabels(trx, 'Issue', row.id, labels);
+    if (assignees !== undefined) await replaceUsers(trx, 'Issue', row.id, 'assignee', assignees);
+    return issue;
+  });
+  return presentOne(context, caller, access, updated, origin);
+}

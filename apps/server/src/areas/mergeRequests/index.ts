@@ -1,0 +1,5 @@
+// Project merge requests (GitLab v4): list and read the merge requests the fixtures make.
+import type { Area } from '../../core/area.js';
+import { mergeRequestsRouter } from './routes.js';
+
+export const mergeRequestsArea: Area = { name: 'mergeRequests', router: mergeRequestsRouter };

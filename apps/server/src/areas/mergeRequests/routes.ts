@@ -1,0 +1,62 @@
+// Routes of the merge requests area: read the request, call the service, send.
+import type { Request } from 'express';
+import { Router } from 'express';
+import type { ServerContext } from '../../core/context.js';
+import { callerOf } from '../../core/http/auth.js';
+import { invalidParameter } from '../../core/http/errors.js';
+import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
+import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
+import type { ResponseBody } from '../../core/http/types.js';
+import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issues/index.js';
+import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
+import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
+
+const STATES: readonly MergeRequestFilters['state'][] = ['opened', 'closed', 'locked', 'merged', 'all'];
+const ORDERS: readonly MergeRequestOrderBy[] = ['created_at', 'updated_at', 'title', 'merged_at'];
+
+function listFiltersOf(req: Request): MergeRequestFilters {
+  const state = optionalQueryString(req, 'state') ?? 'all';
+  if (!(STATES as readonly string[]).includes(state)) throw invalidParameter('state');
+  return {
+    state: state as MergeRequestFilters['state'],
+    sourceBranch: optionalQueryString(req, 'source_branch'),
+    targetBranch: optionalQueryString(req, 'target_branch'),
+    labels: labelFilter(optionalQueryString(req, 'labels')),
+    search: optionalQueryString(req, 'search'),
+    authorId: integerQuery(req, 'author_id'),
+    iids: iidsQuery(req),
+  };
+}
+
+export function mergeRequestsRouter(context: ServerContext): Router {
+  const router = Router();
+
+  router.get('/projects/:id/merge_requests', async (req, res) => {
+    const page = readPage(req);
+    const { items, total } = await listProjectMergeRequests(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      listFiltersOf(req),
+      orderQuery(req, ORDERS),
+      page,
+      originOf(req),
+    );
+    const body: ResponseBody<'listProjectMergeRequests', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
+  });
+
+  router.get('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
+    const mergeRequest: ResponseBody<'getProjectMergeRequest', 200> = await getProjectMergeRequest(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'merge_request_iid'),
+      originOf(req),
+    );
+    res.json(mergeRequest);
+  });
+
+  return router;
+}

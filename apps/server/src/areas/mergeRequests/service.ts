@@ -1,0 +1,97 @@
+// Project merge requests (GitLab v4's lib/api/merge_requests.rb and MergeRequestsFinder; the seeds leave them
+// "not shown"). They come from the fixtures; the API lists and reads them. Reading them needs read access
+// to the project's code (GitLab's read_merge_request): anyone who sees a public or internal project,
+// Reporters and above in a private one; a disabled merge requests feature is a 403 (authorize!).
+
+import {
+  AccessLevel,
+  type ProjectAccess,
+  projectFullPath,
+  resolveProjectForRepositoryRead,
+} from '../../core/access/access.js';
+import { type Caller, requireScope } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { forbidden, notFound } from '../../core/http/errors.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
+import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
+import { type MergeRequest, presentMergeRequests, withDetails } from './present.js';
+import {
+  findMergeRequest,
+  hasEarlierMergeRequest,
+  listMergeRequests,
+  type MergeRequestFilters,
+  type MergeRequestOrder,
+  type MergeRequestRow,
+} from './store.js';
+
+async function projectForRead(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+): Promise<ProjectAccess> {
+  requireScope(caller, 'read_api');
+  const access = await resolveProjectForRepositoryRead(context.db, caller, idOrPath);
+  if (access.project.merge_requests_enabled !== 1) throw forbidden();
+  return access;
+}
+
+function settingOf(access: ProjectAccess, origin: string) {
+  return { fullPath: projectFullPath(access), origin };
+}
+
+export async function listProjectMergeRequests(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  filters: MergeRequestFilters,
+  order: MergeRequestOrder,
+  window: PageWindow,
+  origin: string,
+): Promise<Page<MergeRequest>> {
+  const access = await projectForRead(context, caller, idOrPath);
+  const page = await listMergeRequests(context.db, access.project.id, filters, order, window);
+  return {
+    items: await presentMergeRequests(context.db, page.items, settingOf(access, origin)),
+    total: page.total,
+  };
+}
+
+/** Whether the caller may merge it: an open merge request, and the target branch's merge rule allows them. */
+async function canMerge(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  row: MergeRequestRow,
+): Promise<boolean> {
+  if (row.state !== 'opened' || access.project.archived === 1) return false;
+  const rules = matchingRules(await loadProtectionRules(context.db, access.project.id), row.target_branch);
+  return isAllowed(context.db, caller, access.accessLevel, rules, 'merge');
+}
+
+export async function getProjectMergeRequest(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+  origin: string,
+): Promise<MergeRequest> {
+  const access = await projectForRead(context, caller, idOrPath);
+  const row = Number.isSafeInteger(iid)
+    ? await findMergeRequest(context.db, access.project.id, iid)
+    : undefined;
+  if (!row) throw notFound('Merge Request');
+  const [basic] = await presentMergeRequests(context.db, [row], settingOf(access, origin));
+  if (!basic) throw notFound('Merge Request');
+  const userId = caller.user?.id;
+  // Without subscriptions of their own, the participants are subscribed: author, assignees and reviewers.
+  const subscribed =
+    userId !== undefined &&
+    (basic.author.id === userId ||
+      basic.assignees.some((user) => user.id === userId) ||
+      basic.reviewers.some((user) => user.id === userId));
+  return withDetails(basic, {
+    subscribed,
+    canMerge: access.accessLevel >= AccessLevel.DEVELOPER && (await canMerge(context, caller, access, row)),
+    firstContribution: !(await hasEarlierMergeRequest(context.db, row)),
+  });
+}
