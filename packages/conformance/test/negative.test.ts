@@ -10,13 +10,18 @@
 // (401, or `404 Project Not Found`) where there is a route, and the server's catch-all `404 Not Found`
 // where there is none (a 500 on a server that validates responses, when the operation documents no 404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, RUN, type Target } from '../src/index.js';
+import { openTarget, type Target } from '../src/index.js';
+import { type Case, requestCases } from '../src/requestCases.js';
 import { ResponseValidator } from '../src/responseValidator.js';
-import { type JsonObject, loadSpecIndex, type OperationEntry, resolveRef } from '../src/specIndex.js';
+import { type JsonObject, loadSpecIndex, type OperationEntry } from '../src/specIndex.js';
 
 const index = loadSpecIndex();
 const validator = new ResponseValidator(index);
-const resolve = <T = JsonObject>(value: unknown): T => resolveRef<T>(index, value);
+/** Valid requests from the spec (src/requestCases.ts), against the fixtures of the target. */
+const { typesOf, parametersOf, requestMedia, baseCase, multipart } = requestCases(
+  index,
+  () => target.config.fixtures,
+);
 
 /** Cases per operation at most, so the file runs in well under a minute. */
 const MAX_CASES = 120;
@@ -35,18 +40,6 @@ const HUGE = ['1e30', '99999999999999999999999', '-1', 'NaN'];
 /** Malformed percent-encoding: an overlong `/`, a lone `%`, NUL, an encoded surrogate, a cut escape. */
 const BAD_ESCAPES = ['%C0%AF%FF', '%', '%00', '%ED%A0%80', 'a%E0%A4%A'];
 
-interface Case {
-  label: string;
-  /** Path parameter values, already percent-encoded. */
-  path: Record<string, string>;
-  /** The raw query string, without `?`. */
-  query: string;
-  contentType?: string;
-  body?: string | Uint8Array;
-  /** Leave the token out (the probe). */
-  anonymous?: boolean;
-}
-
 let target: Target;
 /** The operations the server implements, by operationId (filled by the probe). */
 const implemented = new Set<string>();
@@ -58,164 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await target.close();
 });
-
-/* ------------------------------------------------------------------------------------------------ */
-/* Valid values from the spec                                                                       */
-/* ------------------------------------------------------------------------------------------------ */
-
-/** `schema` resolved, with an `allOf` merged into one object schema (properties and required fields). */
-function flat(schema: unknown): JsonObject {
-  const s = resolve(schema ?? {});
-  if (!Array.isArray(s.allOf)) return s;
-  const parts = (s.allOf as unknown[]).map(flat);
-  return {
-    type: 'object',
-    ...s,
-    allOf: undefined,
-    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {}), s.properties ?? {}),
-    required: parts.flatMap((part) => (part.required as string[] | undefined) ?? []),
-  };
-}
-
-function typesOf(schema: unknown): Set<string> {
-  const s = flat(schema);
-  const types = new Set<string>();
-  const type = s.type as string | string[] | undefined;
-  for (const t of Array.isArray(type) ? type : type ? [type] : []) if (t !== 'null') types.add(t);
-  for (const variant of [...((s.anyOf as unknown[]) ?? []), ...((s.oneOf as unknown[]) ?? [])])
-    for (const t of typesOf(variant)) types.add(t);
-  if (types.size === 0 && s.properties) types.add('object');
-  return types;
-}
-
-/** Branch-like fields name the fixture projects' default branch, so writes get as far as git. */
-const EXISTING_BRANCH_FIELDS = new Set(['branch', 'ref', 'start_branch']);
-
-/** A valid value for `schema`: its example, default or first enum value, else one made from its type. */
-function sample(schema: unknown, name: string, n: number): unknown {
-  const s = flat(schema);
-  if (EXISTING_BRANCH_FIELDS.has(name) && typesOf(s).has('string')) return 'main';
-  if (s.example !== undefined) return s.example;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  if (s.default !== undefined) return s.default;
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (s.const !== undefined) return s.const;
-  const variants = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (variants?.[0] !== undefined) return sample(variants[0], name, n);
-  const types = typesOf(s);
-  if (types.has('object')) {
-    const properties = (s.properties ?? {}) as JsonObject;
-    return Object.fromEntries(
-      ((s.required as string[] | undefined) ?? []).map((key) => [key, sample(properties[key], key, n)]),
-    );
-  }
-  if (types.has('array')) return [sample(s.items, name, n)];
-  if (types.has('integer') || types.has('number')) return (s.minimum as number | undefined) ?? 1;
-  if (types.has('boolean')) return false;
-  if (s.format === 'date-time') return new Date().toISOString();
-  if (s.format === 'email') return 'negative@example.com';
-  if (s.format === 'uri' || s.format === 'url') return 'https://example.com/negative';
-  return `neg-${RUN}-${n}`;
-}
-
-function parametersOf(entry: OperationEntry): JsonObject[] {
-  const item = (index.document.paths as Record<string, JsonObject>)[entry.template] ?? {};
-  return [
-    ...((item.parameters as unknown[]) ?? []),
-    ...((entry.operation.parameters as unknown[]) ?? []),
-  ].map((parameter) => resolve(parameter));
-}
-
-/**
- * Operations whose valid case (and the cases a server may take as valid: unknown fields, an ignored body)
- * would archive, delete or share the fixture project itself, for every file after this one on a shared
- * server. They get a project that does not exist: the validator's checks still run, the service answers 404.
- */
-const CHANGES_THE_PROJECT = new Set([
-  'archiveProject',
-  'unarchiveProject',
-  'deleteProject',
-  'restoreProject',
-  'shareProjectWithGroup',
-  'unshareProjectWithGroup',
-]);
-
-/**
- * The value of a path parameter: the fixture project or group for `id`, else something that does not
- * exist (a new name per case, so creating writes never collide), encoded as one path segment.
- */
-function pathValue(entry: OperationEntry, parameter: JsonObject, n: number, probe: boolean): string {
-  const { publicProject, namespace } = target.config.fixtures;
-  const name = String(parameter.name);
-  const changesTheProject = CHANGES_THE_PROJECT.has(String(entry.operation.operationId));
-  if (name === 'id' && entry.template.startsWith('/projects/{id}'))
-    return encodeURIComponent(probe || changesTheProject ? `no-such-group-${RUN}/none` : publicProject);
-  if (name === 'id' && entry.template.startsWith('/groups/{id}'))
-    return encodeURIComponent(probe ? `no-such-group-${RUN}` : namespace);
-  const types = typesOf(parameter.schema);
-  if (types.has('integer') && !types.has('string')) return '999999999';
-  return encodeURIComponent(`neg-${RUN}-${n}.txt`);
-}
-
-interface Media {
-  type: string;
-  schema: JsonObject;
-}
-
-function requestMedia(entry: OperationEntry): Media[] {
-  const content = (resolve(entry.operation.requestBody ?? {}).content ?? {}) as Record<string, JsonObject>;
-  return Object.entries(content).map(([type, media]) => ({ type, schema: flat(media.schema) }));
-}
-
-/** The valid request every case changes one thing of. */
-function baseCase(entry: OperationEntry, n: number, probe = false): Case {
-  const path: Record<string, string> = {};
-  const query = new URLSearchParams();
-  for (const parameter of parametersOf(entry)) {
-    if (parameter.in === 'path') path[String(parameter.name)] = pathValue(entry, parameter, n, probe);
-    else if (parameter.in === 'query' && parameter.required === true)
-      query.set(String(parameter.name), String(sample(parameter.schema, String(parameter.name), n)));
-  }
-  const base: Case = { label: 'valid', path, query: query.toString(), anonymous: probe };
-  const media = requestMedia(entry);
-  const json = media.find((m) => m.type === 'application/json');
-  if (json) return { ...base, contentType: json.type, body: JSON.stringify(sample(json.schema, '', n)) };
-  if (media.some((m) => m.type === 'multipart/form-data')) return { ...base, ...multipart(entry, n, {}) };
-  return base;
-}
-
-/** A multipart body of the operation's required fields (a small file for binary ones), with `changes`. */
-function multipart(
-  entry: OperationEntry,
-  n: number,
-  changes: Record<string, string | undefined>,
-): { contentType: string; body: Uint8Array } {
-  const schema = requestMedia(entry).find((m) => m.type === 'multipart/form-data')?.schema ?? {};
-  const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
-  const boundary = `negative${RUN}`;
-  const fields: Record<string, string | undefined> = {};
-  for (const name of (schema.required as string[] | undefined) ?? [])
-    fields[name] =
-      resolve(properties[name]).format === 'binary' ? undefined : String(sample(properties[name], name, n));
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries({ ...fields, ...changes })) {
-    if (name in changes && changes[name] === undefined && !(name in fields)) continue;
-    if (resolve(properties[name]).format === 'binary' && !(name in changes)) {
-      parts.push(
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="file.bin"\r\n` +
-            'Content-Type: application/octet-stream\r\n\r\nnot an archive\r\n',
-        ),
-      );
-    } else if (value !== undefined) {
-      parts.push(
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-      );
-    }
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(parts) };
-}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* The cases                                                                                        */
