@@ -1,5 +1,6 @@
 // Who is calling: the user behind the token (or nobody) and what the token's scopes allow.
 import { createHash } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import { insufficientScope, unauthorized } from '../http/errors.js';
 import { type Db, todayIso } from '../store/database.js';
 import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
@@ -27,7 +28,18 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function toCallerUser(row: Omit<UsersTable, 'id'> & { id: number }): CallerUser {
+/** The users columns a caller is made of (a row with more, such as `selectAll()`, does as well). */
+type CallerColumns =
+  | 'id'
+  | 'username'
+  | 'name'
+  | 'email'
+  | 'state'
+  | 'is_admin'
+  | 'avatar_url'
+  | 'created_at';
+
+export function toCallerUser(row: Pick<Selectable<UsersTable>, CallerColumns>): CallerUser {
   return {
     id: row.id,
     username: row.username,

@@ -1,0 +1,34 @@
+// Member rows as GitLab's `Member` entity: the user's basic fields merged with the membership's.
+import type { Schemas } from '../../core/http/types.js';
+import type { MemberRow } from './store.js';
+
+export type Member = Schemas['Member'];
+type MemberAccessLevel = Member['access_level'];
+
+const MEMBER_LEVELS: readonly number[] = [10, 20, 30, 40, 50];
+
+function memberLevel(level: number): MemberAccessLevel {
+  // Memberships hold these levels only (fixtures and approvals check them): another is a broken row.
+  if (!MEMBER_LEVELS.includes(level)) throw new Error(`membership with access level ${level}`);
+  return level as MemberAccessLevel;
+}
+
+/**
+ * This server has no membership expiry, seat limits or account locking: every membership is `active`,
+ * never expires, and no member is locked.
+ */
+export function presentMember(row: MemberRow, origin: string): Member {
+  return {
+    id: row.user_id,
+    username: row.username,
+    name: row.name,
+    state: row.state,
+    locked: false,
+    avatar_url: row.avatar_url,
+    web_url: `${origin}/${row.username}`,
+    access_level: memberLevel(row.access_level),
+    created_at: row.created_at,
+    expires_at: null,
+    membership_state: 'active',
+  };
+}

@@ -1,0 +1,230 @@
+// The members area's queries. Direct members are the `members` rows of one source. "All" members are every
+// membership that counts for a source, one entry per user: the memberships of several sources (the project,
+// the groups of its namespace chain, groups it is shared with and their ancestors), each possibly capped at
+// a share's level. The user's entry carries the highest level of them all and the dates of the membership
+// that ranks first (the source's own before inherited ones), as GitLab's MembersFinder and
+// GroupMembersFinder answer.
+import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Db } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import { containsIgnoringCase } from '../../core/store/search.js';
+
+export interface MemberRow {
+  user_id: number;
+  username: string;
+  name: string;
+  state: string;
+  avatar_url: string | null;
+  access_level: number;
+  created_at: string;
+}
+
+/** The memberships of some sources of one type, ranked (lower first) and possibly capped at a level. */
+export interface MembershipSet {
+  sourceType: 'Project' | 'Group';
+  sourceIds: readonly number[];
+  /** The rank of these memberships when a user has several: the entry's dates come from the first. */
+  rank: number;
+  /** The highest level these memberships give (a share's `group_access`), or none. */
+  cap?: number;
+}
+
+export interface MemberFilter {
+  /** Part of the name or username (ignoring case), or the exact public e-mail address. */
+  query?: string;
+  userIds: readonly number[];
+  skipUserIds: readonly number[];
+}
+
+/**
+ * The filter as one condition on the joined user `u`, or none. Raw SQL on `u` alone, so that the direct and
+ * the "all" queries (different tables, one `users as u` each) share it.
+ */
+function filterCondition(filter: MemberFilter): Expression<SqlBool> | undefined {
+  const conditions: Expression<SqlBool>[] = [];
+  const text = filter.query;
+  if (text !== undefined) {
+    conditions.push(
+      sql<SqlBool>`(${containsIgnoringCase(sql.ref('u.name'), text)} or ${containsIgnoringCase(
+        sql.ref('u.username'),
+        text,
+      )} or lower(u.public_email) = ${text.toLowerCase()})`,
+    );
+  }
+  if (filter.userIds.length > 0) conditions.push(sql<SqlBool>`u.id in (${sql.join([...filter.userIds])})`);
+  if (filter.skipUserIds.length > 0)
+    conditions.push(sql<SqlBool>`u.id not in (${sql.join([...filter.skipUserIds])})`);
+  return conditions.length > 0 ? sql<SqlBool>`${sql.join(conditions, sql` and `)}` : undefined;
+}
+
+/** The direct members of one source, in the order they became members. */
+export function pageOfDirectMembers(
+  db: Db,
+  source: { type: 'Project' | 'Group'; id: number },
+  filter: MemberFilter,
+  window: PageWindow,
+): Promise<Page<MemberRow>> {
+  const base = db
+    .selectFrom('members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.source_type', '=', source.type)
+    .where('m.source_id', '=', source.id);
+  const condition = filterCondition(filter);
+  const filtered = condition ? base.where(condition) : base;
+  return readPageOf(
+    db,
+    filtered,
+    (query) =>
+      query
+        .select([
+          'm.user_id',
+          'u.username',
+          'u.name',
+          'u.state',
+          'u.avatar_url',
+          'm.access_level',
+          'm.created_at',
+        ])
+        .orderBy('m.id'),
+    window,
+  );
+}
+
+/** Every membership of the sets, one row each, with its rank and its level after the cap. */
+function candidateMemberships(db: Db, sets: readonly MembershipSet[]) {
+  const parts = sets
+    .filter((set) => set.sourceIds.length > 0)
+    .map((set) =>
+      db
+        .selectFrom('members')
+        .select([
+          'members.id',
+          'members.user_id',
+          'members.created_at',
+          // CASE, not least()/min(a, b): SQL that SQLite and PostgreSQL share.
+          (set.cap === undefined
+            ? sql<number>`members.access_level`
+            : sql<number>`case when members.access_level > ${set.cap} then ${set.cap} else members.access_level end`
+          ).as('access_level'),
+          sql<number>`${set.rank}`.as('rank'),
+        ])
+        .where('members.source_type', '=', set.sourceType)
+        .where('members.source_id', 'in', [...set.sourceIds]),
+    );
+  const [first, ...rest] = parts;
+  if (!first) return undefined;
+  return rest.reduce((union, part) => union.unionAll(part), first);
+}
+
+/**
+ * One user's entry per user over the sets: the highest level, and the dates of the first membership by
+ * rank (ties: the higher level, then the older row). Ordered by user ID, as GitLab's finders.
+ */
+function allMembersQuery(db: Db, sets: readonly MembershipSet[]) {
+  const candidates = candidateMemberships(db, sets);
+  if (!candidates) return undefined;
+  const ranked = db
+    .selectFrom(candidates.as('c'))
+    .select([
+      'c.user_id',
+      'c.created_at',
+      sql<number>`max(c.access_level) over (partition by c.user_id)`.as('access_level'),
+      sql<number>`row_number() over (partition by c.user_id order by c.rank, c.access_level desc, c.id)`.as(
+        'position',
+      ),
+    ]);
+  return db
+    .selectFrom(ranked.as('r'))
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .where('r.position', '=', 1);
+}
+
+export async function pageOfAllMembers(
+  db: Db,
+  sets: readonly MembershipSet[],
+  filter: MemberFilter,
+  window: PageWindow,
+): Promise<Page<MemberRow>> {
+  const base = allMembersQuery(db, sets);
+  if (!base) return { items: [], total: 0 };
+  const condition = filterCondition(filter);
+  const filtered = condition ? base.where(condition) : base;
+  return readPageOf(
+    db,
+    filtered,
+    (query) =>
+      query
+        .select([
+          'r.user_id',
+          'u.username',
+          'u.name',
+          'u.state',
+          'u.avatar_url',
+          'r.access_level',
+          'r.created_at',
+        ])
+        .orderBy('r.user_id'),
+    window,
+  );
+}
+
+/** One user's direct membership of one source. */
+export function findDirectMember(
+  db: Db,
+  source: { type: 'Project' | 'Group'; id: number },
+  userId: number,
+): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select([
+      'm.user_id',
+      'u.username',
+      'u.name',
+      'u.state',
+      'u.avatar_url',
+      'm.access_level',
+      'm.created_at',
+    ])
+    .where('m.source_type', '=', source.type)
+    .where('m.source_id', '=', source.id)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** One user's entry over the sets, if the user has any membership that counts. */
+export async function findAnyMember(
+  db: Db,
+  sets: readonly MembershipSet[],
+  userId: number,
+): Promise<MemberRow | undefined> {
+  const base = allMembersQuery(db, sets);
+  if (!base) return undefined;
+  return base
+    .select([
+      'r.user_id',
+      'u.username',
+      'u.name',
+      'u.state',
+      'u.avatar_url',
+      'r.access_level',
+      'r.created_at',
+    ])
+    .where('r.user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** The groups a project is shared with, by shares that have not expired (`today`: an ISO date). */
+export function activeShares(
+  db: Db,
+  projectId: number,
+  today: string,
+): Promise<{ group_id: number; group_access: number }[]> {
+  return db
+    .selectFrom('project_group_links')
+    .select(['group_id', 'group_access'])
+    .where('project_id', '=', projectId)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', today)]))
+    .orderBy('id')
+    .execute();
+}
