@@ -27,9 +27,9 @@ export function integerQuery(req: Request, name: string): number | undefined {
   return number;
 }
 
-/** `iids[]=1&iids[]=2` (the query parser may keep the brackets in the name or not); undefined if absent. */
+/** `iids[]=1&iids[]=2` or `iids=1&iids=2` (the query parser makes both `iids`); undefined if absent. */
 export function iidsQuery(req: Request): number[] | undefined {
-  const value = req.query['iids[]'] ?? req.query.iids;
+  const value = req.query.iids;
   if (value === undefined) return undefined;
   const values = Array.isArray(value) ? value : [value];
   return values.map((item) => {
