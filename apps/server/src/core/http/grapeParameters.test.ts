@@ -43,6 +43,19 @@ const spec = {
             properties: { key: { type: 'string' }, value: { type: ['string', 'null'] } },
           },
           either: { type: ['integer', 'string', 'null'] },
+          grants: {
+            type: ['array', 'null'],
+            items: {
+              oneOf: [
+                { type: 'object', required: ['user_id'], properties: { user_id: { type: 'integer' } } },
+                {
+                  type: 'object',
+                  required: ['access_level'],
+                  properties: { access_level: { type: 'integer' } },
+                },
+              ],
+            },
+          },
         },
       },
       Visibility: { type: 'string', enum: ['private', 'public'] },
@@ -128,6 +141,11 @@ describe('readValue', () => {
       read({ name: 30, level: '30', ratio: '0.5', enabled: 'True', ids: ['1', 2], visibility: 'public' }),
     ).toEqual({ name: '30', level: 30, ratio: 0.5, enabled: true, ids: [1, 2], visibility: 'public' });
     expect(read({ name: true, enabled: 'no' })).toEqual({ name: 'true', enabled: false });
+    // Form fields `grants[][user_id]=5`: items of several object variants read as one object.
+    expect(read({ name: 'a', grants: [{ user_id: '5' }, { access_level: '40' }] })).toEqual({
+      name: 'a',
+      grants: [{ user_id: 5 }, { access_level: 40 }],
+    });
   });
 
   it('leaves what Grape could not read either, for the validator to refuse by name', () => {

@@ -77,7 +77,23 @@ function readerOf(spec: Json, schema: unknown, depth = 0): ValueReader {
   });
   if (variants.length === 1) return readerOf(spec, variants[0], depth + 1);
   if (variants.length === 0 && parts.length === 1 && parts[0]) return parts[0];
-  return ANY;
+  return variants.length > 1 ? unionOfObjects(variants.map((v) => readerOf(spec, v, depth + 1))) : ANY;
+}
+
+/**
+ * Variants that are all objects (`allowed_to_push` items: a user, a group or an access level) read as one
+ * object of all their properties, none required (a property two variants read differently is left alone).
+ */
+function unionOfObjects(variants: ValueReader[]): ValueReader {
+  const properties = new Map<string, ValueReader>();
+  for (const variant of variants) {
+    if (variant.kind !== 'object') return ANY;
+    for (const [name, property] of variant.properties) {
+      const known = properties.get(name);
+      properties.set(name, known === undefined || known.kind === property.kind ? property : ANY);
+    }
+  }
+  return { kind: 'object', properties, required: new Set() };
 }
 
 function bodyReaderOf(spec: Json, operation: Json): ValueReader | undefined {
