@@ -1,4 +1,5 @@
-// Projects (document 2, section 4.2): the project lists, a user's projects, starrers and languages.
+// Projects (document 2, section 4.2): the project lists, a user's projects, starrers and languages; creating,
+// reading and editing one project (entry.ts, GitLab v4) with its stored settings (settings.ts).
 //
 // For other areas (the groups area's `GET /groups/:id/projects` and `/groups/:id/projects/shared`, the
 // project actions that answer with a project):

@@ -12,6 +12,7 @@ import type { TreeFile } from '../../core/git/repository.js';
 import type { Schemas } from '../../core/http/types.js';
 import { customAttributesOf } from '../../core/store/customAttributes.js';
 import { todayIso } from '../../core/store/database.js';
+import { topicsOf } from './settings.js';
 import {
   groupLevelsOf,
   type NamespaceChainRow,
@@ -129,6 +130,7 @@ function summaryOf(row: ProjectRow, page: PageContext, origin: string): ProjectS
   const webUrl = `${origin}/${fullPath}`;
   const facts = page.facts.get(row.id) ?? { empty: true, readme: null };
   const host = new URL(origin).hostname;
+  const topics = topicsOf(row);
   const summary: ProjectSummary = {
     id: row.id,
     description: row.description,
@@ -137,7 +139,8 @@ function summaryOf(row: ProjectRow, page: PageContext, origin: string): ProjectS
     http_url_to_repo: `${webUrl}.git`,
     web_url: webUrl,
     readme_url: facts.readme ? `${webUrl}/-/blob/${row.default_branch}/${facts.readme}` : null,
-    tag_list: [],
+    tag_list: topics,
+    topics,
     name: row.name,
     name_with_namespace: [...chain.map((group) => group.name).reverse(), row.name].join(' / '),
     path: row.path,
@@ -264,20 +267,20 @@ export async function presentFullProjects(
       visibility: row.visibility as ProjectFull['visibility'],
       issues_enabled: issuesEnabled,
       merge_requests_enabled: mergeRequestsEnabled,
-      jobs_enabled: true,
-      wiki_enabled: true,
-      snippets_enabled: true,
+      jobs_enabled: row.jobs_enabled === 1,
+      wiki_enabled: row.wiki_enabled === 1,
+      snippets_enabled: row.snippets_enabled === 1,
       can_create_merge_request_in: level >= 30,
-      resolve_outdated_diff_discussions: false,
-      container_registry_enabled: false,
+      resolve_outdated_diff_discussions: row.resolve_outdated_diff_discussions === 1,
+      container_registry_enabled: row.container_registry_enabled === 1,
       creator_id: row.creator_id,
       namespace,
       import_status: imported?.status ?? 'none',
       import_error: imported?.import_error ?? null,
       archived: row.archived === 1,
-      shared_runners_enabled: true,
-      ci_default_git_depth: 50,
-      public_jobs: true,
+      shared_runners_enabled: row.shared_runners_enabled === 1,
+      ci_default_git_depth: row.ci_default_git_depth,
+      public_jobs: row.public_jobs === 1,
       shared_with_groups: projectShares.map((share) => ({
         group_id: share.group_id,
         group_name: share.group_name,
@@ -285,29 +288,35 @@ export async function presentFullProjects(
         group_access_level: share.group_access,
         expires_at: share.expires_at,
       })),
-      only_allow_merge_if_pipeline_succeeds: false,
-      only_allow_merge_if_all_discussions_are_resolved: false,
-      remove_source_branch_after_merge: true,
-      request_access_enabled: true,
-      merge_method: 'merge' as const,
-      autoclose_referenced_issues: true,
-      suggestion_commit_message: null,
+      only_allow_merge_if_pipeline_succeeds: row.only_allow_merge_if_pipeline_succeeds === 1,
+      only_allow_merge_if_all_discussions_are_resolved:
+        row.only_allow_merge_if_all_discussions_are_resolved === 1,
+      remove_source_branch_after_merge: row.remove_source_branch_after_merge === 1,
+      request_access_enabled: row.request_access_enabled === 1,
+      merge_method: row.merge_method as ProjectFull['merge_method'],
+      autoclose_referenced_issues: row.autoclose_referenced_issues === 1,
+      suggestion_commit_message: row.suggestion_commit_message,
       // A date: the day the project was marked for deletion (the deprecated field carries the same day).
       marked_for_deletion_at: row.marked_for_deletion_at?.slice(0, 10) ?? null,
       marked_for_deletion_on: row.marked_for_deletion_at?.slice(0, 10) ?? null,
       _links: links,
-      auto_devops_enabled: false,
-      auto_devops_deploy_strategy: 'continuous',
+      auto_devops_enabled: row.auto_devops_enabled === 1,
+      auto_devops_deploy_strategy: row.auto_devops_deploy_strategy,
       mirror: false,
       external_authorization_classification_label: null,
-      packages_enabled: true,
+      packages_enabled: row.packages_enabled === 1,
       service_desk_enabled: false,
       service_desk_address: null,
     });
     if (owner) full.owner = { id: owner.id, name: owner.name, created_at: owner.created_at };
     if (issuesEnabled) full.open_issues_count = 0;
     if (user)
-      full.permissions = { project_access: accessOf(projectLevel), group_access: accessOf(groupLevel) };
+      // The owner of a personal namespace is a member of its projects in GitLab (Projects::CreateService adds
+      // them): their access shows as the project's.
+      full.permissions = {
+        project_access: accessOf(Math.max(projectLevel ?? 0, ownNamespaceLevel) || undefined),
+        group_access: accessOf(groupLevel),
+      };
     if (user?.isAdmin) full.repository_storage = row.repository_storage;
     const stats = statistics?.[index];
     if (stats) full.statistics = stats;
@@ -335,17 +344,17 @@ function sharedProjectFieldsOf(row: ProjectRow, page: PageContext): Partial<Proj
     repository_access_level: 'enabled',
     merge_requests_access_level: feature(row.merge_requests_enabled === 1),
     forking_access_level: 'enabled',
-    wiki_access_level: 'enabled',
-    builds_access_level: 'enabled',
-    snippets_access_level: 'enabled',
+    wiki_access_level: feature(row.wiki_enabled === 1),
+    builds_access_level: feature(row.jobs_enabled === 1),
+    snippets_access_level: feature(row.snippets_enabled === 1),
     pages_access_level: row.visibility === 'public' ? 'enabled' : 'private',
-    build_timeout: 3600,
-    auto_cancel_pending_pipelines: 'enabled',
+    build_timeout: row.build_timeout,
+    auto_cancel_pending_pipelines: row.auto_cancel_pending_pipelines,
     build_coverage_regex: null,
-    ci_config_path: null,
-    printing_merge_request_link_enabled: true,
-    emails_disabled: false,
-    lfs_enabled: true,
+    ci_config_path: row.ci_config_path,
+    printing_merge_request_link_enabled: row.printing_merge_request_link_enabled === 1,
+    emails_disabled: row.emails_disabled === 1,
+    lfs_enabled: row.lfs_enabled === 1,
   };
 }
 

@@ -1,4 +1,5 @@
-// Routes of the project lists, starrers and languages: read the request, call the service, send.
+// Routes of the project lists, of one project (create, read, edit), starrers and languages: read the request,
+// call the service, send.
 import type { Request, Response } from 'express';
 import { Router } from 'express';
 import type { Caller } from '../../core/access/caller.js';
@@ -9,6 +10,14 @@ import { invalidParameter } from '../../core/http/errors.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, originOf, pathParam, splitUrl } from '../../core/http/request.js';
 import type { ResponseBody } from '../../core/http/types.js';
+import {
+  type CreateProjectRequest,
+  createProject,
+  type EditProjectRequest,
+  editProject,
+  readProject,
+} from './entry.js';
+import { presentFullProject } from './present.js';
 import {
   getProjectLanguages,
   listProjectStarrers,
@@ -147,6 +156,45 @@ export function projectsRouter(context: ServerContext): Router {
 
   router.get('/projects', async (req, res) => {
     await respondWithProjectList(context, callerOf(res), { kind: 'all' }, req, res);
+  });
+
+  router.post('/projects', async (req, res) => {
+    const caller = callerOf(res);
+    const project = await createProject(context, caller, req.body as CreateProjectRequest);
+    const body: ResponseBody<'createProject', 201> = await presentFullProject(
+      context,
+      caller,
+      project,
+      originOf(req),
+    );
+    res.status(201).json(body);
+  });
+
+  router.get('/projects/:id', async (req, res) => {
+    const body: ResponseBody<'getProject', 200> = await readProject(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      {
+        statistics: booleanQuery(req, 'statistics') === true,
+        license: booleanQuery(req, 'license') === true,
+        withCustomAttributes: booleanQuery(req, 'with_custom_attributes') === true,
+      },
+      originOf(req),
+    );
+    res.json(body);
+  });
+
+  router.put('/projects/:id', async (req, res) => {
+    const caller = callerOf(res);
+    const access = await editProject(context, caller, pathParam(req, 'id'), req.body as EditProjectRequest);
+    const body: ResponseBody<'editProject', 200> = await presentFullProject(
+      context,
+      caller,
+      access.project,
+      originOf(req),
+    );
+    res.json(body);
   });
 
   router.get('/users/:user_id/projects', async (req, res) => {

@@ -566,3 +566,35 @@ export function projectsWithStaleLanguages(db: Db, limit: number): Promise<Proje
     .limit(limit)
     .execute();
 }
+
+/* Creating and editing projects ------------------------------------------------------------------- */
+
+/**
+ * Which of `name` and `path` another project of the namespace already has (`exceptId`: the project being
+ * edited). Paths compare ignoring case, as GitLab's routes do; names exactly.
+ */
+export async function takenInNamespace(
+  db: Db,
+  namespaceId: number,
+  wanted: { name?: string; path?: string },
+  exceptId?: number,
+): Promise<{ name: boolean; path: boolean }> {
+  const { name, path } = wanted;
+  if (name === undefined && path === undefined) return { name: false, path: false };
+  let query = db
+    .selectFrom('projects')
+    .select(['name', 'path'])
+    .where('namespace_id', '=', namespaceId)
+    .where((eb) =>
+      eb.or([
+        ...(name !== undefined ? [eb('name', '=', name)] : []),
+        ...(path !== undefined ? [eb(eb.fn('lower', ['path']), '=', path.toLowerCase())] : []),
+      ]),
+    );
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  const rows = await query.execute();
+  return {
+    name: name !== undefined && rows.some((row) => row.name === name),
+    path: path !== undefined && rows.some((row) => row.path.toLowerCase() === path.toLowerCase()),
+  };
+}

@@ -474,6 +474,17 @@ export function pooledProcessIds(repositoryPath: string): { catFile?: number; up
 /* Repository                                                                                        */
 /* ------------------------------------------------------------------------------------------------ */
 
+/**
+ * git's own branch-name rules (`check-ref-format --branch`), for a name chosen before any repository exists
+ * (a new project's default branch): the names GitRepository's branch writes accept.
+ */
+export async function isValidBranchName(name: string): Promise<boolean> {
+  if (!isSafeRevision(name) || name === 'HEAD' || !fitsRefStorage(name)) return false;
+  const result = await runGit([...CONFIG_ARGS, 'check-ref-format', '--branch', name]);
+  // `--branch` expands shorthands such as `@{-1}`: only a name that stays itself is a branch name.
+  return result.code === 0 && result.stdout.toString('utf8').trim() === name;
+}
+
 /** Creates a bare repository (and missing parent directories) whose HEAD names `defaultBranch`. */
 export async function initBareRepository(path: string, defaultBranch: string): Promise<GitRepository> {
   if (!isAbsolute(path)) throw new Error(`repository path must be absolute: ${path}`);
