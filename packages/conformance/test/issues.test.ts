@@ -453,7 +453,7 @@ describe('list', () => {
       { sort: 'up' },
       { author_id: 'me' },
       { assignee_id: 'someone' },
-    ])
+    ] as Record<string, string>[])
       expect(
         (await call('guest', 'GET', issuesOf(publicProject), { query })).status,
         JSON.stringify(query),

@@ -162,7 +162,7 @@ describe('list', () => {
       { order_by: 'priority' },
       { sort: 'sideways' },
       { author_id: 'x' },
-    ])
+    ] as Record<string, string>[])
       expect((await call('guest', listOf(publicProject), query)).status, JSON.stringify(query)).toBe(400);
   });
 });
