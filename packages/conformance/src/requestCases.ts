@@ -40,6 +40,8 @@ export const CHANGES_THE_PROJECT = new Set([
   'restoreProject',
   'shareProjectWithGroup',
   'unshareProjectWithGroup',
+  // Would rename the fixture project, change its visibility or move its default branch.
+  'editProject',
 ]);
 
 /** Branch-like fields name the fixture projects' default branch, so writes get as far as git. */
