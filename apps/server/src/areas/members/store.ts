@@ -104,9 +104,10 @@ function candidateMemberships(db: Db, sets: readonly MembershipSet[]) {
           // CASE, not least()/min(a, b): SQL that SQLite and PostgreSQL share.
           (set.cap === undefined
             ? sql<number>`members.access_level`
-            : sql<number>`case when members.access_level > ${set.cap} then ${set.cap} else members.access_level end`
+            : sql<number>`case when members.access_level > ${sql.lit(set.cap)} then ${sql.lit(set.cap)} else members.access_level end`
           ).as('access_level'),
-          sql<number>`${set.rank}`.as('rank'),
+          // Literals, not parameters: PostgreSQL cannot type a bare parameter in a select list.
+          sql<number>`${sql.lit(set.rank)}`.as('rank'),
         ])
         .where('members.source_type', '=', set.sourceType)
         .where('members.source_id', 'in', [...set.sourceIds]),
