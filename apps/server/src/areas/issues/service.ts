@@ -16,7 +16,7 @@ import {
 } from '../../core/access/access.js';
 import { type Caller, requireScope, requireUser, toCallerUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
-import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
+import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
@@ -193,6 +193,13 @@ function requestedAssignees(body: { assignee_ids?: number[]; assignee_id?: numbe
   return undefined;
 }
 
+/** A date-time parameter as stored (ISO, UTC); one the schema lets through but no Date holds is a 400. */
+function timestamp(name: string, value: string): string {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) throw invalidParameter(name);
+  return new Date(time).toISOString();
+}
+
 /** Whether the caller may give a creation or update date: administrators and the project's owners. */
 function maySetTimestamps(caller: Caller, access: ProjectAccess): boolean {
   return caller.user?.isAdmin === true || access.accessLevel >= AccessLevel.OWNER;
@@ -227,7 +234,7 @@ export async function createProjectIssue(
   const assignees = wantedAssignees ? await assignableUsers(context, access.project, wantedAssignees) : [];
   const createdAt =
     body.created_at !== undefined && maySetTimestamps(caller, access)
-      ? new Date(body.created_at).toISOString()
+      ? timestamp('created_at', body.created_at)
       : null;
 
   const row = await context.db.transaction().execute(async (trx) => {
@@ -310,7 +317,7 @@ export async function updateProjectIssue(
   if (setsMetadata && given.due_date !== undefined)
     changes.due_date = given.due_date === '' ? null : given.due_date;
   if (given.updated_at !== undefined && maySetTimestamps(caller, access))
-    changes.updated_at = new Date(given.updated_at).toISOString();
+    changes.updated_at = timestamp('updated_at', given.updated_at);
   const labels = setsMetadata ? await updatedLabels(context, row, given) : undefined;
   const wantedAssignees = setsMetadata ? requestedAssignees(given) : undefined;
   const assignees = wantedAssignees
