@@ -287,7 +287,10 @@ async function attachToIssuable(
   userId: (username: string) => number,
 ): Promise<void> {
   for (const name of attached.labels ?? [])
-    await context.db.insertInto('issuable_labels').values({ issuable_type: type, issuable_id: id, name }).execute();
+    await context.db
+      .insertInto('issuable_labels')
+      .values({ issuable_type: type, issuable_id: id, name })
+      .execute();
   for (const role of ['assignee', 'reviewer'] as const) {
     const usernames = (role === 'assignee' ? attached.assignees : attached.reviewers) ?? [];
     for (const [position, username] of usernames.entries())
