@@ -56,7 +56,8 @@ export function checkBadgeFields(fields: { link_url?: string; image_url?: string
     const problem = value === undefined ? undefined : badgeUrlProblem(value);
     if (problem) problems[field] = [problem];
   }
-  if (fields.name !== undefined && fields.name.length > MAX_NAME_LENGTH)
+  // Characters as GitLab (and the spec's maxLength) count them: code points, not UTF-16 units.
+  if (fields.name !== undefined && [...fields.name].length > MAX_NAME_LENGTH)
     problems.name = [`is too long (maximum is ${MAX_NAME_LENGTH} characters)`];
   if (Object.keys(problems).length > 0) throw new ApiError(400, { message: problems });
 }

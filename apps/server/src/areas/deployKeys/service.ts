@@ -76,7 +76,8 @@ async function canAccessKey(db: Db, caller: Caller, keyId: number): Promise<bool
 function checkTitle(title: unknown): string {
   const trimmed = typeof title === 'string' ? title.trim() : '';
   if (trimmed === '') throw new ApiError(400, { message: { title: ["can't be blank"] } });
-  if (trimmed.length > MAX_TITLE_LENGTH) {
+  // Characters as GitLab (and the spec's maxLength) count them: code points, not UTF-16 units.
+  if ([...trimmed].length > MAX_TITLE_LENGTH) {
     throw new ApiError(400, {
       message: { title: [`is too long (maximum is ${MAX_TITLE_LENGTH} characters)`] },
     });

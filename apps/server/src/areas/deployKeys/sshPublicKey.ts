@@ -139,7 +139,9 @@ function isKeyType(value: string): value is SshKeyType {
 function parseOrThrow(text: string): SshPublicKey {
   const line = text.trim();
   if (line.length === 0) throw new InvalidKey('the key is empty');
-  if (line.length > MAX_KEY_LINE_LENGTH) throw new InvalidKey('the key is too long');
+  // Code points, as the spec's maxLength counts; a UTF-16 length above twice the limit is over it anyway.
+  if (line.length > 2 * MAX_KEY_LINE_LENGTH || [...line].length > MAX_KEY_LINE_LENGTH)
+    throw new InvalidKey('the key is too long');
   if (/[\r\n]/.test(line)) throw new InvalidKey('the key must be a single line');
   const [type = '', encoded = '', ...commentWords] = line.split(/\s+/);
   if (!isKeyType(type)) throw new InvalidKey(`the key type must be one of ${SSH_KEY_TYPES.join(', ')}`);

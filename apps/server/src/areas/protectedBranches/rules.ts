@@ -27,7 +27,8 @@ export interface ProtectionRule {
  * characters (git's check-ref-format rules, with `*` allowed).
  */
 export function isValidBranchPattern(name: string): boolean {
-  if (name.length === 0 || name.length > 255 || name === '@') return false;
+  // Characters as GitLab and the spec's maxLength count them: code points, not UTF-16 units.
+  if (name.length === 0 || [...name].length > 255 || name === '@') return false;
   // Control characters and space, then the characters git reserves for revision syntax.
   if ([...name].some((char) => char.charCodeAt(0) <= 0x20 || char.charCodeAt(0) === 0x7f)) return false;
   if (/[~^:?[\\]/.test(name)) return false;
