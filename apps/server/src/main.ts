@@ -5,6 +5,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
+import { keepConnectionsAlive } from './core/http/connections.js';
 import { instanceSettings } from './core/instance.js';
 import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
 
@@ -36,6 +37,7 @@ async function serve(runJobs: boolean): Promise<void> {
     const address = listener.address();
     if (cluster.isPrimary) printWelcome(typeof address === 'object' && address ? address.port : config.port);
   });
+  keepConnectionsAlive(listener);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

@@ -26,7 +26,9 @@ export interface LocalServerOptions {
 
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   // Imported lazily: a run against another server never loads this repository's server.
-  const { createApp, DEMO_FIXTURES_PATH, readFixturesFile } = await import('@collab/server');
+  const { createApp, DEMO_FIXTURES_PATH, keepConnectionsAlive, readFixturesFile } = await import(
+    '@collab/server'
+  );
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'collab-conformance-')));
   const demo = await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH));
   const server = await createApp({
@@ -41,6 +43,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const listener: Server = await new Promise((resolve) => {
     const started = server.app.listen(0, '127.0.0.1', () => resolve(started));
   });
+  keepConnectionsAlive(listener);
   const { port } = listener.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

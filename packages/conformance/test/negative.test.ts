@@ -11,17 +11,16 @@
 // where there is none (a 500 on a server that validates responses, when the operation documents no 404).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Target } from '../src/index.js';
+import { inParallel, operationRequests } from '../src/operationRequests.js';
 import { type Case, requestCases } from '../src/requestCases.js';
-import { ResponseValidator } from '../src/responseValidator.js';
 import { type JsonObject, loadSpecIndex, type OperationEntry } from '../src/specIndex.js';
 
 const index = loadSpecIndex();
-const validator = new ResponseValidator(index);
 /** Valid requests from the spec (src/requestCases.ts), against the fixtures of the target. */
-const { typesOf, parametersOf, requestMedia, baseCase, multipart } = requestCases(
-  index,
-  () => target.config.fixtures,
-);
+const cases = requestCases(index, () => target.config.fixtures);
+const { typesOf, parametersOf, requestMedia, baseCase, multipart } = cases;
+/** Sending them, validating the answers, and the probe (src/operationRequests.ts). */
+const { send, probe } = operationRequests(index, cases, () => target);
 
 /** Cases per operation at most, so the file runs in well under a minute. */
 const MAX_CASES = 120;
@@ -42,11 +41,11 @@ const BAD_ESCAPES = ['%C0%AF%FF', '%', '%00', '%ED%A0%80', 'a%E0%A4%A'];
 
 let target: Target;
 /** The operations the server implements, by operationId (filled by the probe). */
-const implemented = new Set<string>();
+let implemented = new Set<string>();
 
 beforeAll(async () => {
   target = await openTarget();
-  await probeAll();
+  implemented = await probe();
 });
 afterAll(async () => {
   await target.close();
@@ -166,61 +165,8 @@ function casesFor(entry: OperationEntry): Case[] {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Sending and judging                                                                              */
+/* The test                                                                                         */
 /* ------------------------------------------------------------------------------------------------ */
-
-const V4 = '/api/v4';
-
-function urlOf(entry: OperationEntry, c: Case): string {
-  const item = (index.document.paths as Record<string, JsonObject>)[entry.template] ?? {};
-  const server = (item.servers as { url: string }[] | undefined)?.[0]?.url.replace(/^\{base_url\}/, '');
-  const path = entry.template.replace(/\{([^}]+)\}/g, (_, name: string) => c.path[name] ?? '');
-  return `${target.config.baseUrl}${server ?? V4}${path}${c.query ? `?${c.query.replace(/^&/, '')}` : ''}`;
-}
-
-interface Answer {
-  status: number;
-  text: string;
-  problems: string[];
-}
-
-async function send(entry: OperationEntry, c: Case): Promise<Answer> {
-  const url = urlOf(entry, c);
-  const headers: Record<string, string> = c.anonymous ? {} : { 'PRIVATE-TOKEN': target.config.tokens.admin };
-  if (c.contentType) headers['Content-Type'] = c.contentType;
-  const body =
-    typeof c.body === 'string' || c.body === undefined ? c.body : new Blob([new Uint8Array(c.body)]);
-  const response = await fetch(url, { method: entry.method, headers, body });
-  const text = entry.method === 'HEAD' ? '' : await response.text();
-  const { problems } = validator.check(entry.method, url, response.status, response.headers, text);
-  return { status: response.status, text, problems };
-}
-
-/** Runs `work` over `items`, `PARALLEL` at a time. */
-async function inParallel<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: PARALLEL }, worker));
-}
-
-/** The probe (see the top of the file). A HEAD operation goes with the GET of its path. */
-async function probeAll(): Promise<void> {
-  const catchAll = (answer: Answer, entry: OperationEntry) =>
-    (answer.status === 404 &&
-      answer.text.replace(/\s/g, '') === '{"message":"404Not Found"}'.replace(/\s/g, '')) ||
-    (answer.status >= 500 && !(entry.operation.responses as JsonObject)['404']);
-  const gets = index.operations.filter((entry) => entry.method !== 'HEAD');
-  await inParallel(gets, async (entry) => {
-    const answer = await send(entry, baseCase(entry, 0, true));
-    if (!catchAll(answer, entry)) implemented.add(entry.operationId);
-  });
-  for (const head of index.operations.filter((entry) => entry.method === 'HEAD')) {
-    const get = gets.find((entry) => entry.template === head.template && entry.method === 'GET');
-    if (get && implemented.has(get.operationId)) implemented.add(head.operationId);
-  }
-}
 
 describe('bad input never answers 5xx', () => {
   it("finds every operation of document 1 implemented (the probe's own check)", () => {
@@ -238,7 +184,7 @@ describe('bad input never answers 5xx', () => {
     it(`${entry.operationId}: ${entry.method} ${entry.template}`, async (context) => {
       if (!implemented.has(entry.operationId)) context.skip();
       const failures: string[] = [];
-      await inParallel(casesFor(entry), async (c) => {
+      await inParallel(casesFor(entry), PARALLEL, async (c) => {
         const answer = await send(entry, c);
         if (answer.status >= 500 || answer.problems.length > 0)
           failures.push(
