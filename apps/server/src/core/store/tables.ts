@@ -261,6 +261,16 @@ export interface Database {
   merge_requests: MergeRequestsTable;
   issuable_labels: IssuableLabelsTable;
   issuable_users: IssuableUsersTable;
+  labels: LabelsTable;
+  label_subscriptions: LabelSubscriptionsTable;
+  todos: TodosTable;
+  notification_settings: NotificationSettingsTable;
+  group_internal_ids: GroupInternalIdsTable;
+  epics: EpicsTable;
+  award_emoji: AwardEmojiTable;
+  notes: NotesTable;
+  snippets: SnippetsTable;
+  snippet_files: SnippetFilesTable;
 }
 
 /** Each group's ancestors and the group itself (depth 0), kept by a trigger on groups (migration 016). */
@@ -526,6 +536,54 @@ export interface MergeRequestsTable {
   updated_at: string;
 }
 
+/** The last internal ID (`iid`) given per group and kind (`epics`), migration 021. */
+export interface GroupInternalIdsTable {
+  group_id: number;
+  usage: string;
+  last_value: number;
+}
+
+/** An epic of a group (higher tier, migration 021). Dates are `YYYY-MM-DD`. */
+export interface EpicsTable {
+  id: Generated<number>;
+  group_id: number;
+  iid: number;
+  parent_id: number | null;
+  title: string;
+  description: string | null;
+  /** `opened` or `closed`. */
+  state: string;
+  confidential: number;
+  author_id: number;
+  start_date_is_fixed: number;
+  start_date_fixed: string | null;
+  /** The earliest start date of the child epics. */
+  start_date_inherited: string | null;
+  /** The effective start date: the fixed one when `start_date_is_fixed`, else the inherited one. */
+  start_date: string | null;
+  due_date_is_fixed: number;
+  due_date_fixed: string | null;
+  /** The latest due date of the child epics. */
+  due_date_inherited: string | null;
+  /** The effective due date: the fixed one when `due_date_is_fixed`, else the inherited one. */
+  end_date: string | null;
+  closed_at: string | null;
+  closed_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's reaction (emoji name) to an object (`awardable_type` `Epic`, `Issue` …), migration 021. */
+export interface AwardEmojiTable {
+  id: Generated<number>;
+  name: string;
+  user_id: number;
+  awardable_type: string;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A label name on an issue or merge request (`issuable_type` `Issue` or `MergeRequest`). */
 export interface IssuableLabelsTable {
   issuable_type: string;
@@ -540,4 +598,102 @@ export interface IssuableUsersTable {
   role: string;
   user_id: number;
   position: number;
+}
+
+/** A personal snippet (`project_id` null) or a project snippet (migration 020). */
+export interface SnippetsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number;
+  title: string;
+  description: string | null;
+  /** `private`, `internal` or `public`. */
+  visibility: string;
+  expires_at: string | null;
+  /** The creating request's User-Agent and IP address (the administrators' user-agent detail). */
+  user_agent: Generated<string>;
+  ip_address: Generated<string>;
+  akismet_submitted: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A file of a snippet; the first by path gives the snippet's `file_name` and raw content. */
+export interface SnippetFilesTable {
+  snippet_id: number;
+  path: string;
+  content: string;
+}
+
+/** A label of a group (or of a project): exactly one of group_id and project_id is set (migration 022). */
+export interface LabelsTable {
+  id: Generated<number>;
+  group_id: number | null;
+  project_id: number | null;
+  title: string;
+  /** `#RRGGBB`. */
+  color: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's subscription to a label. */
+export interface LabelSubscriptionsTable {
+  label_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+/** A user's to-do item about a target object (`Issue`, `MergeRequest`, `Epic` …). */
+export interface TodosTable {
+  id: Generated<number>;
+  user_id: number;
+  author_id: number;
+  project_id: number | null;
+  group_id: number | null;
+  target_type: string;
+  target_id: number;
+  /** GitLab's action name (`assigned`, `mentioned` …). */
+  action: string;
+  body: string;
+  note_id: number | null;
+  /** `pending` or `done`. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's notification settings: `Global` (source_id 0), or for one `Group` or `Project`. */
+export interface NotificationSettingsTable {
+  user_id: number;
+  source_type: string;
+  source_id: number;
+  level: string;
+  /** JSON object of custom event switches. */
+  events: string;
+  /** Global row only; null means the primary e-mail. */
+  notification_email: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A note on an issue, merge request, project snippet or epic (migration 023). */
+export interface NotesTable {
+  id: Generated<number>;
+  /** `Issue`, `MergeRequest`, `Snippet` or `Epic`. */
+  noteable_type: string;
+  noteable_id: number;
+  /** The object's project (null for an epic). */
+  project_id: number | null;
+  /** The epic's group (null otherwise). */
+  group_id: number | null;
+  author_id: number;
+  body: string;
+  /** 1 for notes the server writes about changes to the object. */
+  system: Generated<number>;
+  /** 1 for internal notes (Reporters and above read them). */
+  confidential: Generated<number>;
+  created_at: string;
+  updated_at: string;
 }

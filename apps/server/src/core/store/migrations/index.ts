@@ -19,6 +19,10 @@ import * as m016 from './016_group_ancestors.js';
 import * as m017 from './017_issues_merge_requests.js';
 import * as m018 from './018_project_settings.js';
 import * as m019 from './019_user_profiles.js';
+import * as m020 from './020_snippets.js';
+import * as m021 from './021_epics.js';
+import * as m022 from './022_labels_todos_notifications.js';
+import * as m023 from './023_notes.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -40,6 +44,10 @@ const migrations: Record<string, Migration> = {
   '017_issues_merge_requests': m017,
   '018_project_settings': m018,
   '019_user_profiles': m019,
+  '020_snippets': m020,
+  '021_epics': m021,
+  '022_labels_todos_notifications': m022,
+  '023_notes': m023,
 };
 
 export const migrationProvider: MigrationProvider = {

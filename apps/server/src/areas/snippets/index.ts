@@ -1,0 +1,3 @@
+// Snippets (document 2, 4.5 and 4.6): personal snippets under /snippets and project snippets under
+// /projects/:id/snippets. Other areas read project snippets through findReadableProjectSnippet.
+export { findReadableProjectSnippet, type ReadableProjectSnippet } from './readable.js';

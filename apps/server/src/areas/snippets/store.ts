@@ -1,0 +1,157 @@
+// The snippets area's queries: snippets (personal ones have no project) and their files.
+
+import type { Expression, Selectable, SqlBool } from 'kysely';
+import type { Db } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import type { SnippetFilesTable, SnippetsTable } from '../../core/store/tables.js';
+
+export type SnippetRow = Selectable<SnippetsTable>;
+export type SnippetFileRow = Selectable<SnippetFilesTable>;
+
+/** A file of a snippet as written: its path and content. */
+export interface SnippetFile {
+  path: string;
+  content: string;
+}
+
+/**
+ * Which snippets of a project a reader sees (SnippetsFinder): all of them (members, administrators), or
+ * the public ones, the internal ones when signed in, and their own.
+ */
+export type ProjectSnippetScope = { all: true } | { all: false; signedIn: boolean; userId: number | null };
+
+export function findSnippet(db: Db, id: number): Promise<SnippetRow | undefined> {
+  return db.selectFrom('snippets').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findPersonalSnippet(db: Db, id: number): Promise<SnippetRow | undefined> {
+  return db
+    .selectFrom('snippets')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', 'is', null)
+    .executeTakeFirst();
+}
+
+export function findProjectSnippet(db: Db, projectId: number, id: number): Promise<SnippetRow | undefined> {
+  return db
+    .selectFrom('snippets')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+}
+
+function snippetsQuery(db: Db) {
+  return db.selectFrom('snippets');
+}
+
+export function listProjectSnippets(
+  db: Db,
+  projectId: number,
+  scope: ProjectSnippetScope,
+  window: PageWindow,
+): Promise<Page<SnippetRow>> {
+  const filtered = snippetsQuery(db)
+    .where('project_id', '=', projectId)
+    .where((eb) => {
+      if (scope.all) return eb.lit(true);
+      const readable: Expression<SqlBool>[] = [eb('visibility', '=', 'public')];
+      if (scope.signedIn) readable.push(eb('visibility', '=', 'internal'));
+      if (scope.userId !== null) readable.push(eb('author_id', '=', scope.userId));
+      return eb.or(readable);
+    });
+  return readPageOf(db, filtered, (query) => query.selectAll().orderBy('id', 'desc'), window);
+}
+
+/** The personal snippets a user wrote (`GET /snippets`). */
+export function listAuthoredPersonalSnippets(
+  db: Db,
+  authorId: number,
+  window: PageWindow,
+): Promise<Page<SnippetRow>> {
+  const filtered = snippetsQuery(db).where('project_id', 'is', null).where('author_id', '=', authorId);
+  return readPageOf(db, filtered, (query) => query.selectAll().orderBy('id', 'desc'), window);
+}
+
+/** Every public personal snippet (`GET /snippets/public`). */
+export function listPublicPersonalSnippets(db: Db, window: PageWindow): Promise<Page<SnippetRow>> {
+  const filtered = snippetsQuery(db).where('project_id', 'is', null).where('visibility', '=', 'public');
+  return readPageOf(db, filtered, (query) => query.selectAll().orderBy('id', 'desc'), window);
+}
+
+/** The files of these snippets, each snippet's in path order (its first file names it). */
+export async function filesOf(db: Db, snippetIds: readonly number[]): Promise<Map<number, SnippetFile[]>> {
+  const files = new Map<number, SnippetFile[]>();
+  if (snippetIds.length === 0) return files;
+  const rows = await db
+    .selectFrom('snippet_files')
+    .selectAll()
+    .where('snippet_id', 'in', [...snippetIds])
+    .orderBy('snippet_id')
+    .orderBy('path')
+    .execute();
+  for (const row of rows) {
+    const list = files.get(row.snippet_id) ?? [];
+    list.push({ path: row.path, content: row.content });
+    files.set(row.snippet_id, list);
+  }
+  return files;
+}
+
+export interface NewSnippet {
+  projectId: number | null;
+  authorId: number;
+  title: string;
+  description: string | null;
+  visibility: string;
+  userAgent: string;
+  ipAddress: string;
+  now: string;
+}
+
+export function insertSnippet(db: Db, snippet: NewSnippet): Promise<SnippetRow> {
+  return db
+    .insertInto('snippets')
+    .values({
+      project_id: snippet.projectId,
+      author_id: snippet.authorId,
+      title: snippet.title,
+      description: snippet.description,
+      visibility: snippet.visibility,
+      expires_at: null,
+      user_agent: snippet.userAgent,
+      ip_address: snippet.ipAddress,
+      created_at: snippet.now,
+      updated_at: snippet.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export type SnippetChanges = Partial<Pick<SnippetRow, 'title' | 'description' | 'visibility'>>;
+
+export function updateSnippet(db: Db, id: number, changes: SnippetChanges, now: string): Promise<SnippetRow> {
+  return db
+    .updateTable('snippets')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Replaces all files of a snippet. */
+export async function replaceFiles(db: Db, snippetId: number, files: readonly SnippetFile[]): Promise<void> {
+  await db.deleteFrom('snippet_files').where('snippet_id', '=', snippetId).execute();
+  if (files.length === 0) return;
+  await db
+    .insertInto('snippet_files')
+    .values(files.map((file) => ({ snippet_id: snippetId, path: file.path, content: file.content })))
+    .execute();
+}
+
+/** Deletes a snippet (its files go with it); false when it was already gone. */
+export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('snippets').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
