@@ -17,6 +17,7 @@ import { protectedBranchesArea } from './areas/protectedBranches/index.js';
 import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
 import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
 import { storageMovesArea } from './areas/storageMoves/index.js';
+import { todosArea } from './areas/todos/index.js';
 import { usersArea } from './areas/users/index.js';
 import { versionArea } from './areas/version/index.js';
 import type { Area } from './core/area.js';
@@ -58,6 +59,7 @@ export const AREAS: readonly Area[] = [
   versionArea,
   usersArea,
   membersArea,
+  todosArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {

@@ -1,0 +1,111 @@
+// To-do items (document 2, section 4.11; GitLab's lib/api/todos.rb and TodosFinder). Every operation needs a
+// signed-in caller and reads or changes only the caller's own to-dos. The list shows pending to-dos unless
+// `state=done` is asked for; `author_id`, `project_id` and `group_id` name users, projects and groups that
+// must exist (404 otherwise, as GitLab's finder's `find`); a project the caller may not read matches no to-do.
+import { resolveProject } from '../../core/access/access.js';
+import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { ApiError, notFound } from '../../core/http/errors.js';
+import type { QueryParams } from '../../core/http/types.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
+import { presentTodos, type Todo } from './present.js';
+import { findUserTodo, listTodos, markAllTodosDone, markTodoDone, type TodoFilters } from './store.js';
+import { todoTargetTypes } from './targets.js';
+
+type ListQuery = QueryParams<'listTodos'>;
+
+/** A safe integer ID from the query, or 0 (which names nothing) for one beyond them. */
+function safeId(value: number): number {
+  return Number.isSafeInteger(value) ? value : 0;
+}
+
+async function filtersOf(context: ServerContext, caller: Caller, query: ListQuery): Promise<TodoFilters> {
+  const db = context.db;
+  const filters: TodoFilters = {
+    state: query.state === 'done' ? 'done' : 'pending',
+    targetTypes: todoTargetTypes(),
+  };
+  if (query.action !== undefined) filters.action = query.action;
+  if (query.type !== undefined) filters.type = query.type;
+  if (query.author_id !== undefined) {
+    const author = await db
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', safeId(query.author_id))
+      .executeTakeFirst();
+    if (!author) throw notFound('User');
+    filters.authorId = author.id;
+  }
+  if (query.project_id !== undefined) {
+    try {
+      filters.projectId = (await resolveProject(db, caller, String(safeId(query.project_id)))).project.id;
+    } catch (error) {
+      // An existing project the caller may not read matches the to-dos without a project (GitLab's
+      // finder drops the project it may not read); an unknown one is a 404.
+      if (!(error instanceof ApiError) || error.status !== 404) throw error;
+      const exists = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', safeId(query.project_id))
+        .executeTakeFirst();
+      if (!exists) throw notFound('Project');
+      filters.projectId = null;
+    }
+  }
+  if (query.group_id !== undefined) {
+    const group = await db
+      .selectFrom('groups')
+      .select('id')
+      .where('id', '=', safeId(query.group_id))
+      .where('kind', '=', 'group')
+      .executeTakeFirst();
+    if (!group) throw notFound('Group');
+    // The group and its descendants (GitLab's for_group_ids_and_descendants).
+    const descendants = await db
+      .selectFrom('group_ancestors')
+      .select('group_id')
+      .where('ancestor_id', '=', group.id)
+      .execute();
+    filters.groupIds = descendants.map((row) => row.group_id);
+  }
+  return filters;
+}
+
+export async function listCallerTodos(
+  context: ServerContext,
+  caller: Caller,
+  query: ListQuery,
+  window: PageWindow,
+  origin: string,
+): Promise<Page<Todo>> {
+  const user = requireUser(caller);
+  requireScope(caller, 'read_api');
+  const filters = await filtersOf(context, caller, query);
+  const page = await listTodos(context.db, user.id, filters, window);
+  return { items: await presentTodos(context, page.items, origin), total: page.total };
+}
+
+export async function markCallerTodoDone(
+  context: ServerContext,
+  caller: Caller,
+  todoId: number,
+  origin: string,
+): Promise<Todo> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  const todo = await context.db.transaction().execute(async (trx) => {
+    const current = await findUserTodo(trx, user.id, safeId(todoId));
+    return current ? markTodoDone(trx, current.id) : undefined;
+  });
+  if (!todo) throw notFound('Todo');
+  const [presented] = await presentTodos(context, [todo], origin);
+  // A to-do whose target is gone cannot be shown (GitLab's find would not find it either).
+  if (!presented) throw notFound('Todo');
+  return presented;
+}
+
+export async function markAllCallerTodosDone(context: ServerContext, caller: Caller): Promise<void> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  await markAllTodosDone(context.db, user.id);
+}

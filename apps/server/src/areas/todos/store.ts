@@ -1,0 +1,196 @@
+// The todos area's queries: a user's to-do items, created by the areas that change their targets.
+import type { Selectable } from 'kysely';
+import type { Db } from '../../core/store/database.js';
+import { nowIso } from '../../core/store/database.js';
+import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import type { TodosTable } from '../../core/store/tables.js';
+
+export type TodoRow = Selectable<TodosTable>;
+
+/** GitLab's to-do actions (the `action_name` of a to-do). */
+export type TodoAction =
+  | 'assigned'
+  | 'mentioned'
+  | 'build_failed'
+  | 'marked'
+  | 'approval_required'
+  | 'unmergeable'
+  | 'directly_addressed';
+
+/** A to-do to make: whose, who caused it, why, about what, and where the target lives. */
+export interface NewTodo {
+  /** The user the to-do is for. */
+  userId: number;
+  /** The user whose action made it (the assigner, the mentioner; the user for `marked`). */
+  authorId: number;
+  action: TodoAction;
+  /** The target object: `Issue`, `MergeRequest` or `Epic` (its database ID, not its iid). */
+  target: { type: string; id: number };
+  /** The target's project (issues, merge requests) … */
+  projectId?: number | null;
+  /** … or the target's group (epics). */
+  groupId?: number | null;
+  /** The text shown: the mentioning note's text, or the target's title. */
+  body: string;
+  /** The note that mentioned the user, if any. */
+  noteId?: number | null;
+}
+
+/** What createTodo did: the pending to-do's ID, and whether it was made now (false: one was pending). */
+export interface CreatedTodo {
+  id: number;
+  created: boolean;
+}
+
+/**
+ * Makes a pending to-do, unless the user already has a pending one for the same target and action (GitLab
+ * keeps one pending to-do per target and action on the free tier). Pass a transaction to make it part of
+ * a write, or the database for a write of its own.
+ */
+export async function insertTodo(db: Db, todo: NewTodo): Promise<CreatedTodo> {
+  const pending = await db
+    .selectFrom('todos')
+    .select('id')
+    .where('user_id', '=', todo.userId)
+    .where('target_type', '=', todo.target.type)
+    .where('target_id', '=', todo.target.id)
+    .where('action', '=', todo.action)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  if (pending) return { id: pending.id, created: false };
+  const now = nowIso();
+  const row = await db
+    .insertInto('todos')
+    .values({
+      user_id: todo.userId,
+      author_id: todo.authorId,
+      project_id: todo.projectId ?? null,
+      group_id: todo.groupId ?? null,
+      target_type: todo.target.type,
+      target_id: todo.target.id,
+      action: todo.action,
+      body: todo.body,
+      note_id: todo.noteId ?? null,
+      state: 'pending',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, created: true };
+}
+
+/** Whether the user has a pending to-do about the target (any action, or the one given). */
+export async function hasPendingTodo(
+  db: Db,
+  userId: number,
+  target: { type: string; id: number },
+  action?: TodoAction,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('todos')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+    .where('state', '=', 'pending');
+  if (action !== undefined) query = query.where('action', '=', action);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** The filters of a list, already resolved to IDs. `projectId: null` matches to-dos without a project. */
+export interface TodoFilters {
+  state: 'pending' | 'done';
+  action?: TodoAction;
+  authorId?: number;
+  projectId?: number | null;
+  /** The group and its descendants' IDs: to-dos of these groups and of their projects. */
+  groupIds?: readonly number[];
+  type?: string;
+  /** The target types the server can present (to-dos of others are not listed). */
+  targetTypes: readonly string[];
+}
+
+/** One page of the user's to-dos, newest first (GitLab orders by ID, descending). */
+export function listTodos(
+  db: Db,
+  userId: number,
+  filters: TodoFilters,
+  window: PageWindow,
+): Promise<Page<TodoRow>> {
+  let query = db
+    .selectFrom('todos')
+    .where('user_id', '=', userId)
+    .where('state', '=', filters.state)
+    .where('target_type', 'in', [...filters.targetTypes]);
+  if (filters.action !== undefined) query = query.where('action', '=', filters.action);
+  if (filters.authorId !== undefined) query = query.where('author_id', '=', filters.authorId);
+  if (filters.projectId !== undefined)
+    query =
+      filters.projectId === null
+        ? query.where('project_id', 'is', null)
+        : query.where('project_id', '=', filters.projectId);
+  if (filters.type !== undefined) query = query.where('target_type', '=', filters.type);
+  const groupIds = filters.groupIds;
+  if (groupIds !== undefined)
+    query = query.where((eb) =>
+      eb.or([
+        eb('group_id', 'in', [...groupIds]),
+        eb(
+          'project_id',
+          'in',
+          eb
+            .selectFrom('projects')
+            .select('id')
+            .where('namespace_id', 'in', [...groupIds]),
+        ),
+      ]),
+    );
+  return readPageOf(db, query, (q) => q.selectAll().orderBy('id', 'desc'), window);
+}
+
+export function findUserTodo(db: Db, userId: number, todoId: number): Promise<TodoRow | undefined> {
+  return db
+    .selectFrom('todos')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', todoId)
+    .executeTakeFirst();
+}
+
+/** Marks the user's to-do done (a done one stays as it is) and returns it. */
+export async function markTodoDone(db: Db, todoId: number): Promise<TodoRow | undefined> {
+  await db
+    .updateTable('todos')
+    .set({ state: 'done', updated_at: nowIso() })
+    .where('id', '=', todoId)
+    .where('state', '=', 'pending')
+    .execute();
+  return db.selectFrom('todos').selectAll().where('id', '=', todoId).executeTakeFirst();
+}
+
+/** Marks all of the user's pending to-dos done. */
+export async function markAllTodosDone(db: Db, userId: number): Promise<void> {
+  await db
+    .updateTable('todos')
+    .set({ state: 'done', updated_at: nowIso() })
+    .where('user_id', '=', userId)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/** Marks the user's pending to-dos about the target done (GitLab does so when the user closes it). */
+export async function markTargetTodosDone(
+  db: Db,
+  userId: number,
+  target: { type: string; id: number },
+): Promise<void> {
+  await db
+    .updateTable('todos')
+    .set({ state: 'done', updated_at: nowIso() })
+    .where('user_id', '=', userId)
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+    .where('state', '=', 'pending')
+    .execute();
+}
