@@ -23,6 +23,7 @@ import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from './issuables.js';
 import { type Issue, presentIssues } from './present.js';
+import { makeIssueTodos } from './todos.js';
 import {
   activeUsers,
   type ConfidentialScope,
@@ -250,6 +251,15 @@ export async function createProjectIssue(
     });
     await replaceLabels(trx, 'Issue', issue.id, labels);
     await replaceUsers(trx, 'Issue', issue.id, 'assignee', assignees);
+    await makeIssueTodos(trx, {
+      project: access.project,
+      issue,
+      authorId: user.id,
+      assigneesBefore: [],
+      assigneesAfter: assignees,
+      descriptionBefore: null,
+      closed: false,
+    });
     return issue;
   });
   return presentOne(context, caller, access, row, origin);
@@ -328,6 +338,15 @@ export async function updateProjectIssue(
     const issue = await updateIssue(trx, row.id, changes);
     if (labels !== undefined) await replaceLabels(trx, 'Issue', row.id, labels);
     if (assignees !== undefined) await replaceUsers(trx, 'Issue', row.id, 'assignee', assignees);
+    await makeIssueTodos(trx, {
+      project: access.project,
+      issue,
+      authorId: user.id,
+      assigneesBefore: assigneeIds,
+      assigneesAfter: assignees ?? assigneeIds,
+      descriptionBefore: row.description,
+      closed: changes.state === 'closed',
+    });
     return issue;
   });
   return presentOne(context, caller, access, updated, origin);
