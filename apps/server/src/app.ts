@@ -4,11 +4,13 @@ import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
+import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupsArea } from './areas/groups/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
 import { mergeRequestsArea } from './areas/mergeRequests/index.js';
+import { notesArea } from './areas/notes/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectHooksArea } from './areas/projectHooks/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
@@ -16,6 +18,7 @@ import { projectsArea, projectUploadsRouter } from './areas/projects/index.js';
 import { protectedBranchesArea } from './areas/protectedBranches/index.js';
 import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
 import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
+import { snippetsArea } from './areas/snippets/index.js';
 import { storageMovesArea } from './areas/storageMoves/index.js';
 import { todosArea } from './areas/todos/index.js';
 import { usersArea } from './areas/users/index.js';
@@ -56,10 +59,13 @@ export const AREAS: readonly Area[] = [
   projectsArea,
   issuesArea,
   mergeRequestsArea,
+  notesArea,
+  snippetsArea,
   versionArea,
   usersArea,
   membersArea,
   todosArea,
+  epicsArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {
