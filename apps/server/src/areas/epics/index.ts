@@ -1,0 +1,19 @@
+// Epics of groups (document 2, section 4.7; higher tier): list, read, create, update, delete, and the epic
+// to-do. Other areas reach epics through the exports below: the notes area reads the epic a note is on
+// (findReadableEpic) and is told when an epic is closed or reopened (onEpicStateChange, for system notes).
+import type { Area } from '../../core/area.js';
+import { epicsRouter } from './routes.js';
+// Registers epics as to-do targets (the to-do list presents them).
+import './todo.js';
+
+export const epicsArea: Area = { name: 'epics', router: epicsRouter };
+export type { Epic } from './present.js';
+export {
+  CONFIDENTIAL_EPICS_FEATURE,
+  type EpicStateChange,
+  type EpicStateListener,
+  findReadableEpic,
+  onEpicStateChange,
+  type ReadableEpic,
+} from './service.js';
+export { EPIC_TYPE, type EpicRow } from './store.js';

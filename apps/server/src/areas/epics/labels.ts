@@ -1,0 +1,117 @@
+// The labels of epics: names from the `labels` parameters, and their details (`with_labels_details`) from the
+// labels of the epic's group and its ancestors (the labels an epic of the group can carry), matched by title
+// as GitLab matches them.
+
+import { sql } from 'kysely';
+import { invalidParameter } from '../../core/http/errors.js';
+import type { Schemas } from '../../core/http/types.js';
+import type { Db } from '../../core/store/database.js';
+import type { LabelFilter } from './store.js';
+
+type LabelBody = Schemas['EpicLabelDetails'];
+
+/** GitLab's colour of a label made without one (Label::DEFAULT_COLOR). */
+const DEFAULT_COLOR = '#6699cc';
+
+/** Label names from a comma-separated string: trimmed, empty ones dropped, repeats removed. */
+export function labelNames(name: string, value: string): string[] {
+  const names: string[] = [];
+  for (const part of value.split(',')) {
+    const label = part.trim();
+    if (label === '') continue;
+    if ([...label].length > 255) throw invalidParameter(name, 'a label name is longer than 255 characters');
+    if (!names.includes(label)) names.push(label);
+  }
+  return names;
+}
+
+/** The `labels` filter: `None` (no label), `Any` (some label), or all of the named ones. */
+export function labelFilter(value: string | undefined): LabelFilter | undefined {
+  if (value === undefined) return undefined;
+  const lower = value.trim().toLowerCase();
+  if (lower === 'none') return { kind: 'none' };
+  if (lower === 'any') return { kind: 'any' };
+  const names = labelNames('labels', value);
+  return names.length === 0 ? undefined : { kind: 'all', names };
+}
+
+/**
+ * The text colour GitLab shows on a background colour (LabelsHelper#text_color_for_bg): dark text on a
+ * light colour, white on a dark one.
+ */
+export function textColorFor(color: string): string {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color)?.[1];
+  if (!hex) return '#FFFFFF';
+  const full = hex.length === 3 ? [...hex].map((digit) => digit + digit).join('') : hex;
+  const [r, g, b] = [0, 2, 4].map((at) => Number.parseInt(full.slice(at, at + 2), 16)) as [
+    number,
+    number,
+    number,
+  ];
+  return r + g + b > 500 ? '#333333' : '#FFFFFF';
+}
+
+/**
+ * A label description as HTML. GitLab renders it as one line of Markdown; without a Markdown renderer here
+ * the text is shown literally, escaped, which is what GitLab gives for a description without Markdown.
+ */
+function escapeHtml(text: string): string {
+  const entities: Record<string, string> = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+  };
+  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
+}
+
+export interface LabelDetails {
+  get(groupId: number, name: string): LabelBody;
+}
+
+interface LabelRow {
+  group_id: number;
+  title: string;
+  color: string;
+  description: string | null;
+  depth: number;
+}
+
+/**
+ * The details of the page's labels: for each epic group, the label of that title nearest in its hierarchy.
+ * A name no label carries (a label deleted since) shows GitLab's default colour and no description.
+ */
+export async function labelDetailsOf(
+  db: Db,
+  epics: readonly { groupId: number; names: readonly string[] }[],
+): Promise<LabelDetails> {
+  const groupIds = [...new Set(epics.map((epic) => epic.groupId))];
+  const titles = [...new Set(epics.flatMap((epic) => epic.names))];
+  const found = new Map<string, LabelRow>();
+  if (groupIds.length > 0 && titles.length > 0) {
+    const { rows } = await sql<LabelRow>`
+      select up.group_id as group_id, l.title as title, l.color as color, l.description as description,
+        up.depth as depth
+      from group_ancestors as up
+      join labels as l on l.group_id = up.ancestor_id
+      where up.group_id in (${sql.join(groupIds)}) and l.title in (${sql.join(titles)})
+      order by up.depth desc`.execute(db);
+    // Nearest last: a subgroup's label of a title hides its ancestors'.
+    for (const row of rows) found.set(`${row.group_id}\0${row.title}`, row);
+  }
+  return {
+    get(groupId, name) {
+      const row = found.get(`${groupId}\0${name}`);
+      const color = row?.color ?? DEFAULT_COLOR;
+      const description = row?.description ?? null;
+      return {
+        name,
+        color,
+        description,
+        description_html: description === null ? null : escapeHtml(description),
+        text_color: textColorFor(color),
+      };
+    },
+  };
+}
