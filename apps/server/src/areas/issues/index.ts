@@ -4,6 +4,7 @@ import type { Area } from '../../core/area.js';
 import { issuesRouter } from './routes.js';
 
 export const issuesArea: Area = { name: 'issues', router: issuesRouter };
+export { type IssueStateChange, type IssueStateListener, onIssueStateChange } from './events.js';
 export {
   type IssuableUser,
   type LabelFilter,
@@ -18,4 +19,5 @@ export {
   usersOf,
 } from './issuables.js';
 export { iidsQuery, integerQuery, orderQuery } from './routes.js';
-export { nextInternalId } from './store.js';
+export { findReadableIssue } from './service.js';
+export { type IssueRow, nextInternalId } from './store.js';

@@ -21,9 +21,9 @@ import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
+import { issueStateChanged } from './events.js';
 import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from './issuables.js';
 import { type Issue, presentIssues } from './present.js';
-import { makeIssueTodos } from './todos.js';
 import {
   activeUsers,
   type ConfidentialScope,
@@ -36,6 +36,7 @@ import {
   listIssues,
   updateIssue,
 } from './store.js';
+import { makeIssueTodos } from './todos.js';
 
 type CreateIssueRequest = RequestBody<'createProjectIssue'>;
 type UpdateIssueRequest = RequestBody<'updateProjectIssue'>;
@@ -157,6 +158,21 @@ export async function getProjectIssue(
   const access = await resolveProject(context.db, caller, idOrPath);
   const { row } = await readableIssue(context, caller, access, iid);
   return presentOne(context, caller, access, row, origin);
+}
+
+/**
+ * The issue the caller may read, with the project (for the notes area): 404 for a project the caller may not
+ * see, a disabled issues feature and a confidential issue they may not see.
+ */
+export async function findReadableIssue(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+): Promise<{ access: ProjectAccess; issue: IssueRow }> {
+  const access = await resolveProject(context.db, caller, idOrPath);
+  const { row } = await readableIssue(context, caller, access, iid);
+  return { access, issue: row };
 }
 
 /* Writes ----------------------------------------------------------------------------------------- */
@@ -347,6 +363,15 @@ export async function updateProjectIssue(
       descriptionBefore: row.description,
       closed: changes.state === 'closed',
     });
+    // Closing or reopening is recorded (a system note) in the same transaction.
+    if (changes.state === 'closed' || changes.state === 'opened')
+      await issueStateChanged(context, trx, {
+        issueId: issue.id,
+        projectId: issue.project_id,
+        userId: user.id,
+        state: changes.state,
+        at: issue.updated_at,
+      });
     return issue;
   });
   return presentOne(context, caller, access, updated, origin);

@@ -3,3 +3,5 @@ import type { Area } from '../../core/area.js';
 import { mergeRequestsRouter } from './routes.js';
 
 export const mergeRequestsArea: Area = { name: 'mergeRequests', router: mergeRequestsRouter };
+export { findReadableMergeRequest } from './service.js';
+export type { MergeRequestRow } from './store.js';

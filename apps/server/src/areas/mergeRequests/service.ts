@@ -7,6 +7,7 @@ import {
   AccessLevel,
   type ProjectAccess,
   projectFullPath,
+  resolveProject,
   resolveProjectForRepositoryRead,
 } from '../../core/access/access.js';
 import { type Caller, requireScope } from '../../core/access/caller.js';
@@ -94,4 +95,27 @@ export async function getProjectMergeRequest(
     canMerge: access.accessLevel >= AccessLevel.DEVELOPER && (await canMerge(context, caller, access, row)),
     firstContribution: !(await hasEarlierMergeRequest(context.db, row)),
   });
+}
+
+/**
+ * The merge request the caller may read, with the project (for the notes area). Unlike the merge request
+ * reads, which answer 403 for a disabled feature or a guest of a private project, every case the caller may
+ * not read is a 404 here, as GitLab's notes find their object (NotesFinder).
+ */
+export async function findReadableMergeRequest(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+): Promise<{ access: ProjectAccess; mergeRequest: MergeRequestRow }> {
+  const access = await resolveProject(context.db, caller, idOrPath);
+  const readable =
+    access.project.merge_requests_enabled === 1 &&
+    (access.project.visibility !== 'private' || access.accessLevel >= AccessLevel.REPORTER);
+  const row =
+    readable && Number.isSafeInteger(iid)
+      ? await findMergeRequest(context.db, access.project.id, iid)
+      : undefined;
+  if (!row) throw notFound('Merge Request');
+  return { access, mergeRequest: row };
 }

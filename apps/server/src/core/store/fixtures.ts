@@ -5,12 +5,13 @@ import { hashToken } from '../access/caller.js';
 import type { ServerContext } from '../context.js';
 import { GitRepository, initBareRepository } from '../git/repository.js';
 import { nowIso } from './database.js';
-import type { FixtureIssue, Fixtures, FixtureUserProfile } from './fixturesFile.js';
+import type { FixtureIssue, FixtureNote, Fixtures, FixtureSnippet, FixtureUserProfile } from './fixturesFile.js';
 
 /** A fixture user's profile as `users` columns; what it leaves out keeps the column's default. */
 function userProfileColumns(profile: FixtureUserProfile | undefined) {
   if (!profile) return {};
-  const flag = (value: boolean | undefined): number | undefined => (value === undefined ? undefined : value ? 1 : 0);
+  const flag = (value: boolean | undefined): number | undefined =>
+    value === undefined ? undefined : value ? 1 : 0;
   const { external, private_profile, can_create_group, ...texts } = profile;
   return {
     ...texts,
@@ -235,6 +236,36 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
       );
     await loadIssues(context, id, project.issues ?? [], userId);
     await loadMergeRequests(context, id, defaultBranch, new GitRepository(repoPath), project, userId);
+    await loadSnippets(context, id, project.snippets ?? [], userId);
+  }
+  await loadSnippets(context, null, fixtures.snippets ?? [], userId);
+}
+
+/** Snippets of a project, or personal ones (`projectId` null), with their files. */
+async function loadSnippets(
+  context: ServerContext,
+  projectId: number | null,
+  snippets: readonly FixtureSnippet[],
+  userId: (username: string) => number,
+): Promise<void> {
+  for (const snippet of snippets) {
+    const createdAt = daysBefore(snippet.created_days_ago);
+    const { id } = await context.db
+      .insertInto('snippets')
+      .values({
+        project_id: projectId,
+        author_id: userId(snippet.author),
+        title: snippet.title,
+        description: snippet.description ?? null,
+        visibility: snippet.visibility,
+        expires_at: null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const files = Object.entries(snippet.files).map(([path, content]) => ({ snippet_id: id, path, content }));
+    if (files.length > 0) await context.db.insertInto('snippet_files').values(files).execute();
   }
 }
 
@@ -276,6 +307,50 @@ async function seedRepository(
 /** When something happened `daysAgo` days before now (fixtures spread their objects out in time). */
 function daysBefore(daysAgo: number | undefined): string {
   return new Date(Date.now() - (daysAgo ?? 0) * 86_400_000).toISOString();
+}
+
+/** The notes of an issue or merge request: the system notes the server would have written, then the file's. */
+async function loadNotes(
+  context: ServerContext,
+  type: 'Issue' | 'MergeRequest',
+  noteableId: number,
+  projectId: number,
+  notes: readonly FixtureNote[],
+  systemNotes: readonly { body: string; author: string; at: string }[],
+  userId: (username: string) => number,
+): Promise<void> {
+  const rows = [
+    ...systemNotes.map((note) => ({
+      body: note.body,
+      author: note.author,
+      system: 1,
+      internal: 0,
+      at: note.at,
+    })),
+    ...notes.map((note) => ({
+      body: note.body,
+      author: note.author,
+      system: 0,
+      internal: note.internal ? 1 : 0,
+      at: daysBefore(note.created_days_ago),
+    })),
+  ];
+  for (const row of rows)
+    await context.db
+      .insertInto('notes')
+      .values({
+        noteable_type: type,
+        noteable_id: noteableId,
+        project_id: projectId,
+        group_id: null,
+        author_id: userId(row.author),
+        body: row.body,
+        system: row.system,
+        confidential: row.internal,
+        created_at: row.at,
+        updated_at: row.at,
+      })
+      .execute();
 }
 
 /** The labels and users of an issue or merge request (rows of issuable_labels and issuable_users). */
@@ -329,6 +404,8 @@ async function loadIssues(
       .returning('id')
       .executeTakeFirstOrThrow();
     await attachToIssuable(context, 'Issue', id, issue, userId);
+    const closed = issue.closed_by ? [{ body: 'closed', author: issue.closed_by, at: createdAt }] : [];
+    await loadNotes(context, 'Issue', id, projectId, issue.notes ?? [], closed, userId);
   }
   if (issues.length > 0)
     await context.db
@@ -380,6 +457,7 @@ async function loadMergeRequests(
       .returning('id')
       .executeTakeFirstOrThrow();
     await attachToIssuable(context, 'MergeRequest', id, mr, userId);
+    await loadNotes(context, 'MergeRequest', id, projectId, mr.notes ?? [], [], userId);
   }
   if (mergeRequests.length > 0)
     await context.db

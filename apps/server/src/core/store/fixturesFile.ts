@@ -48,6 +48,16 @@ export interface FixtureUserProfile {
   projects_limit?: number;
 }
 
+/** A note on an issue or merge request (the notes area); its author by username. */
+export interface FixtureNote {
+  body: string;
+  author: string;
+  /** An internal note: only Reporters and above read it. */
+  internal?: boolean;
+  /** How many days before the fixtures are loaded it was written (default 0). */
+  created_days_ago?: number;
+}
+
 /** An issue of a project (GitLab's issue attributes); users by username. */
 export interface FixtureIssue {
   title: string;
@@ -62,6 +72,8 @@ export interface FixtureIssue {
   closed_by?: string;
   /** How many days before the fixtures are loaded it was created (default 0), so lists have an order. */
   created_days_ago?: number;
+  /** Its notes (a closed issue also gets the `closed` system note the server writes). */
+  notes?: FixtureNote[];
 }
 
 /** A merge request into a project; its source branch should exist in the project's repository. */
@@ -82,6 +94,18 @@ export interface FixtureMergeRequest {
   /** GitLab's merge_status (default `can_be_merged`). */
   merge_status?: 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
   squash?: boolean;
+  created_days_ago?: number;
+  notes?: FixtureNote[];
+}
+
+/** A personal snippet, or a snippet of the project it is listed under; users by username. */
+export interface FixtureSnippet {
+  title: string;
+  description?: string;
+  author: string;
+  visibility: 'private' | 'internal' | 'public';
+  /** Its files: path → content (the first path in order names the snippet). */
+  files: Record<string, string>;
   created_days_ago?: number;
 }
 
@@ -111,6 +135,8 @@ export interface Fixtures {
     /** `user` for a user's personal namespace (path: the username; the user should be its owner member). */
     kind?: 'group' | 'user';
   }[];
+  /** Personal snippets (of no project). */
+  snippets?: FixtureSnippet[];
   projects: {
     /** Full path of the group the project lives in. */
     namespace: string;
@@ -136,6 +162,8 @@ export interface Fixtures {
     issues?: FixtureIssue[];
     /** Merge requests into the project, numbered 1, 2, 3 … (iid) in file order. */
     merge_requests?: FixtureMergeRequest[];
+    /** Snippets of the project. */
+    snippets?: FixtureSnippet[];
     repository?: {
       /** Files committed to the default branch, one commit each, in order. */
       files: Record<string, string>;

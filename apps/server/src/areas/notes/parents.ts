@@ -1,0 +1,84 @@
+// The objects notes are on (GitLab's noteables): an issue, a merge request, a project snippet or an epic,
+// found through the area that owns it, only if the caller may read it (else that area's 404, as GitLab's
+// find_noteable). Notes see them all through one shape.
+
+import { resolveProject } from '../../core/access/access.js';
+import type { Caller } from '../../core/access/caller.js';
+import type { ServerContext } from '../../core/context.js';
+import { notFound } from '../../core/http/errors.js';
+import { findReadableIssue } from '../issues/index.js';
+import { findReadableMergeRequest } from '../mergeRequests/index.js';
+import { findReadableProjectSnippet } from '../snippets/index.js';
+
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic';
+
+/** An object the caller may read, with what the notes' rules need of it and of the caller. */
+export interface Noteable {
+  type: NoteableType;
+  /** The object's database ID (`noteable_id`). */
+  id: number;
+  /** Its project- or group-scoped IID (`noteable_iid`); null for snippets. */
+  iid: number | null;
+  /** The project of an issue, merge request or snippet. */
+  projectId: number | null;
+  /** The group of an epic. */
+  groupId: number | null;
+  /** The caller's access level in that project or group (60 for administrators). */
+  accessLevel: number;
+  /** An archived project is read-only. */
+  archived: boolean;
+  /** A locked discussion: only members of the project or group comment. */
+  locked: boolean;
+}
+
+/** Finds the object `noteableId` (an IID or an ID, as the path names it) under the project or group. */
+export type NoteableFinder = (
+  context: ServerContext,
+  caller: Caller,
+  parentIdOrPath: string,
+  noteableId: number,
+) => Promise<Noteable>;
+
+export const findIssueNoteable: NoteableFinder = async (context, caller, idOrPath, iid) => {
+  const { access, issue } = await findReadableIssue(context, caller, idOrPath, iid);
+  return {
+    type: 'Issue',
+    id: issue.id,
+    iid: issue.iid,
+    projectId: access.project.id,
+    groupId: null,
+    accessLevel: access.accessLevel,
+    archived: access.project.archived === 1,
+    locked: issue.discussion_locked === 1,
+  };
+};
+
+export const findMergeRequestNoteable: NoteableFinder = async (context, caller, idOrPath, iid) => {
+  const { access, mergeRequest } = await findReadableMergeRequest(context, caller, idOrPath, iid);
+  return {
+    type: 'MergeRequest',
+    id: mergeRequest.id,
+    iid: mergeRequest.iid,
+    projectId: access.project.id,
+    groupId: null,
+    accessLevel: access.accessLevel,
+    archived: access.project.archived === 1,
+    locked: mergeRequest.discussion_locked === 1,
+  };
+};
+
+export const findSnippetNoteable: NoteableFinder = async (context, caller, idOrPath, snippetId) => {
+  const access = await resolveProject(context.db, caller, idOrPath);
+  const snippet = await findReadableProjectSnippet(context, caller, access.project.id, snippetId);
+  if (!snippet) throw notFound('Snippet');
+  return {
+    type: 'Snippet',
+    id: snippet.id,
+    iid: null,
+    projectId: access.project.id,
+    groupId: null,
+    accessLevel: access.accessLevel,
+    archived: access.project.archived === 1,
+    locked: false,
+  };
+};
