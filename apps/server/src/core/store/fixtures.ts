@@ -5,7 +5,13 @@ import { hashToken } from '../access/caller.js';
 import type { ServerContext } from '../context.js';
 import { GitRepository, initBareRepository } from '../git/repository.js';
 import { nowIso } from './database.js';
-import type { FixtureIssue, FixtureNote, Fixtures, FixtureSnippet, FixtureUserProfile } from './fixturesFile.js';
+import type {
+  FixtureIssue,
+  FixtureNote,
+  FixtureSnippet,
+  Fixtures,
+  FixtureUserProfile,
+} from './fixturesFile.js';
 
 /** A fixture user's profile as `users` columns; what it leaves out keeps the column's default. */
 function userProfileColumns(profile: FixtureUserProfile | undefined) {
