@@ -10,6 +10,7 @@ import { groupsArea } from './areas/groups/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
 import { mergeRequestsArea } from './areas/mergeRequests/index.js';
+import { notificationSettingsArea } from './areas/notificationSettings/index.js';
 import { notesArea } from './areas/notes/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectHooksArea } from './areas/projectHooks/index.js';
@@ -65,6 +66,7 @@ export const AREAS: readonly Area[] = [
   usersArea,
   membersArea,
   todosArea,
+  notificationSettingsArea,
   epicsArea,
 ];
 
