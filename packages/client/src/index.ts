@@ -1,73 +1,161 @@
 // The typed client of the Collab API: openapi-fetch over the generated spec types, with the token, typed
-// errors, retries and page iteration a real API client needs.
-import type { paths } from '@collab/spec/schema';
-import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+// errors, retries, timeouts and page iteration a real API client needs. No Node-only imports: it runs in
+// browsers too.
+import createClient, {
+  type Client,
+  type ClientPathsWithMethod,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from 'openapi-fetch';
+import { type CallDefaults, type CallOptions, runCall } from './call.js';
 import { CollabApiError } from './errors.js';
-import { nextLink } from './pagination.js';
-import { type RetryOptions, retryingFetch } from './retry.js';
+import { type Page, pageOf } from './pagination.js';
+import type { RetryOptions } from './retry.js';
+import type { components, paths } from './spec.js';
 
-export type { components, operations, paths } from '@collab/spec/schema';
-export { type ApiErrorBody, CollabApiError } from './errors.js';
-export { nextLink } from './pagination.js';
-export { type RetryOptions, retryAfterMs, retryingFetch } from './retry.js';
+export { type CallOptions, mergeRetry } from './call.js';
+export {
+  type ApiErrorBody,
+  CollabApiError,
+  CollabTimeoutError,
+  type RequestSummary,
+  redactUrl,
+} from './errors.js';
+export { type RepositoryFileHeaders, repositoryFileHeaders } from './files.js';
+export {
+  type MultipartBody,
+  type MultipartInput,
+  type MultipartPath,
+  multipart,
+  toFormData,
+} from './multipart.js';
+export {
+  type KeysetCursor,
+  nextLink,
+  type Page,
+  type PaginationHeaders,
+  pageOf,
+  readPagination,
+} from './pagination.js';
+export {
+  isRetriedMethod,
+  type RetryOptions,
+  rateLimitResetMs,
+  retryAfterMs,
+  retryDelayMs,
+  retryingFetch,
+} from './retry.js';
+export type { components, operations, paths } from './spec.js';
+
+type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS', 'HEAD', 'PATCH', 'TRACE'] as const;
+
+// As openapi-fetch's own method types, with the call options added to the second argument.
+type RequiredKeys<T> = { [K in keyof T]: object extends Pick<T, K> ? never : K }[keyof T];
+type CallArgs<Init> = (RequiredKeys<Init> extends undefined ? never : RequiredKeys<Init>) extends never
+  ? [(Init & CallOptions & { [key: string]: unknown })?]
+  : [Init & CallOptions & { [key: string]: unknown }];
+
+/** A paths type as openapi-typescript generates it: every path names every method (absent ones `?: never`). */
+export type PathsLike<Paths> = Record<
+  keyof Paths,
+  Partial<Record<HttpMethod, Record<string | number, unknown>>>
+>;
+
+export type CallMethod<Paths extends PathsLike<Paths>, Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<Paths>, Method>,
+  Init extends MaybeOptionalInit<Paths[Path], Method>,
+>(
+  url: Path,
+  ...init: CallArgs<Init>
+) => Promise<FetchResponse<NonNullable<Paths[Path][Method]>, Init, `${string}/${string}`>>;
+
+/** An openapi-fetch client whose methods also take `retry`, `timeoutMs` and `signal`. */
+export type CallClient<Paths extends PathsLike<Paths>> = Omit<
+  Client<Paths>,
+  Uppercase<HttpMethod> | 'request'
+> & { [Method in HttpMethod as Uppercase<Method>]: CallMethod<Paths, Method> };
+
+/** What a list call resolves to: its items, or an error with the answer. */
+type ListResult<T> = { data?: T[]; error?: unknown; response: Response };
+
+export type CollabClient = CallClient<paths> & {
+  /**
+   * The pages of a list, first to last, following `Link: rel="next"` (offset and keyset pagination alike):
+   * each with its items, typed pagination headers and, under keyset pagination, the next cursor.
+   * `options` apply to the following pages (the first call carries its own).
+   */
+  pages<T>(firstPage: () => Promise<ListResult<T>>, options?: CallOptions): AsyncGenerator<Page<T>>;
+  /** Every item of a list, page after page (see `pages`). */
+  paginate<T>(firstPage: () => Promise<ListResult<T>>, options?: CallOptions): AsyncGenerator<T>;
+};
 
 export interface CollabClientOptions {
   /** Scheme, host and port of the service, e.g. `http://localhost:3000` (the client adds `/api/v4`). */
   baseUrl: string;
-  /** A personal access token, sent as the PRIVATE-TOKEN header. */
+  /** A personal, project or group access token, sent as the PRIVATE-TOKEN header. */
   token?: string;
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
-  /** Retries of 429/502/503/504; `false` turns them off. */
+  /** Retries of 429/502/503/504 for idempotent methods (default `{ retries: 2 }`); `false` turns them off. */
   retry?: RetryOptions | false;
+  /** The default timeout of every call, in milliseconds (default: none). */
+  timeoutMs?: number;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
 }
-
-export type CollabClient = Client<paths> & {
-  /** Every item of a list operation, page after page, following the `Link: rel="next"` header. */
-  paginate<T>(
-    firstPage: () => Promise<{ data?: T[]; error?: unknown; response: Response }>,
-  ): AsyncGenerator<T>;
-};
 
 export function apiRoot(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/api/v4`;
 }
 
 export function createCollabClient(options: CollabClientOptions): CollabClient {
-  const baseFetch = options.fetch ?? globalThis.fetch;
-  const clientFetch = options.retry === false ? baseFetch : retryingFetch(baseFetch, options.retry);
-  const clientOptions: ClientOptions = {
-    baseUrl: apiRoot(options.baseUrl),
-    fetch: clientFetch,
-    headers: { ...options.headers, ...(options.token ? { 'PRIVATE-TOKEN': options.token } : {}) },
-  };
-  const client = createClient<paths>(clientOptions);
+  const root = apiRoot(options.baseUrl);
+  const headers = { ...options.headers, ...(options.token ? { 'PRIVATE-TOKEN': options.token } : {}) };
+  const defaults = callDefaults(options);
+  const client = withCallOptions(createClient<paths>({ baseUrl: root, headers }), defaults);
 
-  async function* paginate<T>(
-    firstPage: () => Promise<{ data?: T[]; error?: unknown; response: Response }>,
-  ): AsyncGenerator<T> {
-    let page = await firstPage();
+  // Each following page is one call with the client's headers; a `Link` to another origin is refused
+  // rather than sent the token.
+  async function nextPage<T>(url: string, callOptions: CallOptions): Promise<ListResult<T>> {
+    if (new URL(url).origin !== new URL(root).origin) {
+      throw new Error(`refusing to follow a Link to another origin: ${new URL(url).origin}`);
+    }
+    return runCall(defaults, callOptions, { method: 'GET', url }, async (signal, fetch) => {
+      const response = await fetch(url, { headers, signal: signal ?? null });
+      const body: unknown = await response.json().catch(() => undefined);
+      return response.ok ? { data: body as T[], response } : { error: body, response };
+    });
+  }
+
+  async function* pages<T>(
+    firstPage: () => Promise<ListResult<T>>,
+    callOptions: CallOptions = {},
+  ): AsyncGenerator<Page<T>> {
+    let result = await firstPage();
     for (;;) {
-      if (page.error !== undefined || !page.data) {
-        throw new CollabApiError(page.response.status, page.error as never, 'GET', page.response.url);
+      if (result.error !== undefined || !result.response.ok) {
+        throw CollabApiError.from(result.response, result.error);
       }
-      yield* page.data;
-      const next = nextLink(page.response.headers.get('Link'));
-      if (!next) return;
-      const response = await clientFetch(next, { headers: clientOptions.headers as Record<string, string> });
-      page = response.ok
-        ? { data: (await response.json()) as T[], response }
-        : { error: await response.json().catch(() => undefined), response };
+      if (!Array.isArray(result.data)) throw new TypeError('pages: the call did not answer a list');
+      const page = pageOf(result.data, result.response);
+      yield page;
+      if (!page.next) return;
+      result = await nextPage<T>(page.next, callOptions);
     }
   }
 
-  return Object.assign(client, { paginate });
+  async function* paginate<T>(firstPage: () => Promise<ListResult<T>>, callOptions?: CallOptions) {
+    for await (const page of pages(firstPage, callOptions)) yield* page.items;
+  }
+
+  return Object.assign(client, { pages, paginate });
 }
 
 /** The SCIM paths: served under `{baseUrl}/api/scim/v2`, not `/api/v4`. */
 export type ScimPaths = Pick<paths, '/groups/{group_path}/Users' | '/groups/{group_path}/Users/{id}'>;
+export type ScimClient = CallClient<ScimPaths>;
+export type ScimErrorBody = components['schemas']['ScimError'];
 
 export interface ScimClientOptions {
   /** Scheme, host and port of the service (the client adds `/api/scim/v2`). */
@@ -76,28 +164,53 @@ export interface ScimClientOptions {
   token: string;
   fetch?: typeof fetch;
   retry?: RetryOptions | false;
+  timeoutMs?: number;
 }
 
 /** A client of the SCIM provisioning API, which has its own root and its own bearer token. */
-export function createScimClient(options: ScimClientOptions): Client<ScimPaths> {
-  const baseFetch = options.fetch ?? globalThis.fetch;
-  return createClient<ScimPaths>({
+export function createScimClient(options: ScimClientOptions): ScimClient {
+  const client = createClient<ScimPaths>({
     baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/scim/v2`,
-    fetch: options.retry === false ? baseFetch : retryingFetch(baseFetch, options.retry),
     headers: { Authorization: `Bearer ${options.token}` },
   });
+  return withCallOptions(client, callDefaults(options));
 }
 
 /**
- * Unwraps an openapi-fetch result: the data, or a thrown CollabApiError carrying the status and Error body.
- * `const branch = await unwrap(client.GET('/projects/{id}/repository/branches/{branch}', …))`.
+ * Unwraps an openapi-fetch result: the data, or a thrown CollabApiError carrying the status, the `Error`
+ * body and the request. `const branch = await unwrap(client.GET('/projects/{id}/repository/branches/{branch}', …))`.
  */
 export async function unwrap<T>(
   call: Promise<{ data?: T; error?: unknown; response: Response }>,
 ): Promise<T> {
   const { data, error, response } = await call;
-  if (error !== undefined || !response.ok) {
-    throw new CollabApiError(response.status, error as never, 'request', response.url);
-  }
+  if (error !== undefined || !response.ok) throw CollabApiError.from(response, error);
   return data as T;
+}
+
+function callDefaults(options: { fetch?: typeof fetch; retry?: RetryOptions | false; timeoutMs?: number }) {
+  // Read the global fetch at call time, so a fetch installed after the client was made is used.
+  const fetch: typeof globalThis.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  return { fetch, retry: options.retry ?? {}, timeoutMs: options.timeoutMs } satisfies CallDefaults;
+}
+
+// Replaces the client's method functions by ones that take the call options and run each call through
+// runCall (retries, timeout, signal, remembering the request for errors).
+function withCallOptions<Paths extends PathsLike<Paths>>(
+  client: Client<Paths>,
+  defaults: CallDefaults,
+): CallClient<Paths> {
+  const { request: _request, ...rest } = client;
+  const wrapped: Record<string, unknown> = { ...rest };
+  for (const method of METHODS) {
+    const original = client[method] as (url: string, init: Record<string, unknown>) => Promise<unknown>;
+    wrapped[method] = (url: string, init: CallOptions & { fetch?: typeof fetch } = {}) => {
+      const { retry, timeoutMs, signal, fetch, ...openapiInit } = init;
+      const callDefaults = fetch ? { ...defaults, fetch } : defaults;
+      return runCall(callDefaults, { retry, timeoutMs, signal }, { method, url }, (callSignal, callFetch) =>
+        original(url, { ...openapiInit, signal: callSignal, fetch: callFetch }),
+      );
+    };
+  }
+  return wrapped as CallClient<Paths>;
 }

@@ -27,8 +27,8 @@ describe('Snippets: client types', () => {
   });
 
   it('rejects a missing required parameter', async () => {
-    // @ts-expect-error content is required
-    await client.POST('/snippets', { body: { title: 'Example', file_name: 'example.txt' } });
+    // @ts-expect-error title is required (content or files may be given)
+    await client.POST('/snippets', { body: { content: 'hello', file_name: 'example.txt' } });
     // @ts-expect-error the snippet id is required
     await client.DELETE('/snippets/{id}', { params: { path: {} } });
   });
