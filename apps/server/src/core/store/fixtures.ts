@@ -6,6 +6,7 @@ import type { ServerContext } from '../context.js';
 import { GitRepository, initBareRepository } from '../git/repository.js';
 import { nowIso } from './database.js';
 import type {
+  FixtureEpic,
   FixtureIssue,
   FixtureNote,
   FixtureSnippet,
@@ -112,6 +113,10 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         .values({ subject_type: 'Group', subject_id: id, key, value, created_at: now, updated_at: now })
         .execute();
     }
+  }
+  for (const group of fixtures.groups) {
+    const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;
+    if (group.epics) await loadEpics(context, groupId(fullPath), group.epics, userId);
   }
 
   for (const project of fixtures.projects) {
@@ -380,6 +385,103 @@ async function attachToIssuable(
         .values({ issuable_type: type, issuable_id: id, role, user_id: userId(username), position })
         .execute();
   }
+}
+
+/**
+ * The epics of a group. Dates are fixed ones; a parent without fixed dates inherits its children's (the
+ * earliest start and the latest due date), as the epics area keeps them, children being listed after
+ * their parents.
+ */
+async function loadEpics(
+  context: ServerContext,
+  groupId: number,
+  epics: readonly FixtureEpic[],
+  userId: (username: string) => number,
+): Promise<void> {
+  const rows: { id: number; parent: number | undefined; start: string | null; due: string | null }[] = [];
+  for (const [index, epic] of epics.entries()) {
+    const createdAt = daysBefore(epic.created_days_ago);
+    const parent = epic.parent === undefined ? undefined : rows[epic.parent - 1];
+    if (epic.parent !== undefined && (!parent || epic.parent > index))
+      throw new Error(
+        `fixtures: epic ${index + 1} names parent ${epic.parent}, which is not an earlier epic`,
+      );
+    const start = epic.start_date_fixed ?? null;
+    const due = epic.due_date_fixed ?? null;
+    const { id } = await context.db
+      .insertInto('epics')
+      .values({
+        group_id: groupId,
+        iid: index + 1,
+        parent_id: parent?.id ?? null,
+        title: epic.title,
+        description: epic.description ?? null,
+        state: epic.closed_by ? 'closed' : 'opened',
+        confidential: epic.confidential ? 1 : 0,
+        author_id: userId(epic.author),
+        start_date_is_fixed: start === null ? 0 : 1,
+        start_date_fixed: start,
+        start_date_inherited: null,
+        start_date: start,
+        due_date_is_fixed: due === null ? 0 : 1,
+        due_date_fixed: due,
+        due_date_inherited: null,
+        end_date: due,
+        closed_at: epic.closed_by ? createdAt : null,
+        closed_by_id: epic.closed_by ? userId(epic.closed_by) : null,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    rows.push({ id, parent: epic.parent, start, due });
+    for (const name of epic.labels ?? [])
+      await context.db
+        .insertInto('issuable_labels')
+        .values({ issuable_type: 'Epic', issuable_id: id, name })
+        .execute();
+    for (const [name, usernames] of Object.entries(epic.award_emoji ?? {}))
+      for (const username of usernames)
+        await context.db
+          .insertInto('award_emoji')
+          .values({
+            name,
+            user_id: userId(username),
+            awardable_type: 'Epic',
+            awardable_id: id,
+            created_at: createdAt,
+            updated_at: createdAt,
+          })
+          .execute();
+  }
+  // Children come after their parents: walking backwards, a child's effective dates are final before its
+  // parent's inherited ones are taken from them.
+  for (let index = rows.length - 1; index >= 0; index -= 1) {
+    const row = rows[index];
+    if (!row) continue;
+    const children = rows.filter((child) => child.parent === index + 1);
+    const starts = children.flatMap((child) => (child.start === null ? [] : [child.start])).sort();
+    const dues = children.flatMap((child) => (child.due === null ? [] : [child.due])).sort();
+    const startInherited = starts[0] ?? null;
+    const dueInherited = dues.at(-1) ?? null;
+    if (row.start === null) row.start = startInherited;
+    if (row.due === null) row.due = dueInherited;
+    await context.db
+      .updateTable('epics')
+      .set({
+        start_date_inherited: startInherited,
+        due_date_inherited: dueInherited,
+        start_date: row.start,
+        end_date: row.due,
+      })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  if (epics.length > 0)
+    await context.db
+      .insertInto('group_internal_ids')
+      .values({ group_id: groupId, usage: 'epics', last_value: epics.length })
+      .execute();
 }
 
 async function loadIssues(

@@ -76,6 +76,25 @@ export interface FixtureIssue {
   notes?: FixtureNote[];
 }
 
+/** An epic of a group (higher tier), numbered 1, 2, 3 … (iid) in file order; users by username. */
+export interface FixtureEpic {
+  title: string;
+  description?: string;
+  author: string;
+  labels?: string[];
+  confidential?: boolean;
+  /** The iid of an earlier epic of the same group: this epic is its child. */
+  parent?: number;
+  /** `YYYY-MM-DD`: fixed dates (the epic's `*_is_fixed`). */
+  start_date_fixed?: string;
+  due_date_fixed?: string;
+  /** Who closed it: the epic is closed when given. */
+  closed_by?: string;
+  created_days_ago?: number;
+  /** Reactions: usernames by emoji name (`thumbsup` and `thumbsdown` are the votes). */
+  award_emoji?: Record<string, string[]>;
+}
+
 /** A merge request into a project; its source branch should exist in the project's repository. */
 export interface FixtureMergeRequest {
   title: string;
@@ -134,6 +153,8 @@ export interface Fixtures {
     custom_attributes?: Record<string, string>;
     /** `user` for a user's personal namespace (path: the username; the user should be its owner member). */
     kind?: 'group' | 'user';
+    /** Epics of the group (higher tier). */
+    epics?: FixtureEpic[];
   }[];
   /** Personal snippets (of no project). */
   snippets?: FixtureSnippet[];
