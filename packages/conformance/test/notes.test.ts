@@ -1,4 +1,4 @@
-// Notes on issues, merge requests and project snippets (document 2, 4.4): list with sort and order_by,
+// Notes on issues, merge requests, project snippets and epics (document 2, 4.4): list with sort and order_by,
 // read, create, modify, delete; the body's limits; created_at for owners and administrators; internal
 // notes; award emoji bodies; system notes on closing and reopening; @mentions that make to-dos; the
 // 401/403/404 role matrix. Every issue the file makes carries RUN in its title and only its own notes are
@@ -432,10 +432,116 @@ describe('merge request notes', () => {
 });
 
 describe('snippet notes', () => {
-  it('an unknown snippet is a 404', async () => {
-    const path = `/projects/${publicProject}/snippets/987654321/notes`;
-    expect((await call('developer', 'GET', path)).status).toBe(404);
-    expect((await call('developer', 'POST', path, { json: { body: 'hi' } })).status).toBe(404);
+  interface Snippet {
+    id: number;
+  }
+  async function createSnippet(visibility: string): Promise<Snippet> {
+    const { status, body } = await call<Snippet>('developer', 'POST', `/projects/${publicProject}/snippets`, {
+      json: { title: unique('Notes snippet'), file_name: 'a.txt', content: 'hello', visibility },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    return body;
+  }
+
+  it('create, list, read, modify and delete on a project snippet; no internal notes there (400)', async () => {
+    const snippet = await createSnippet('public');
+    const path = `/projects/${publicProject}/snippets/${snippet.id}/notes`;
+    const note = await createNote(path, { body: unique('Snippet comment') }, 'outsider');
+    expect(note).toMatchObject({ noteable_type: 'Snippet', noteable_id: snippet.id, noteable_iid: null });
+    expect((await listNotes(path, 'guest')).notes.map((item) => item.id)).toEqual([note.id]);
+    expect((await call('reporter', 'GET', `${path}/${note.id}`)).status).toBe(200);
+    expect(
+      (await call('outsider', 'PUT', `${path}/${note.id}`, { json: { body: unique('Edited') } })).status,
+    ).toBe(200);
+    expect((await call('developer', 'PUT', `${path}/${note.id}`, { json: { body: 'x' } })).status).toBe(403);
+    expect((await call('reporter', 'POST', path, { json: { body: 'secret', internal: true } })).status).toBe(
+      400,
+    );
+    const award = await call<AwardEmoji>('guest', 'POST', path, { json: { body: ':tada:' } });
+    expect(award.status).toBe(201);
+    expect(award.body).toMatchObject({ name: 'tada', awardable_type: 'Snippet', awardable_id: snippet.id });
+    expect((await call('maintainer', 'DELETE', `${path}/${note.id}`)).status).toBe(204);
+  });
+
+  it('a private snippet is a 404 to outsiders; an unknown one to everybody', async () => {
+    const snippet = await createSnippet('private');
+    const path = `/projects/${publicProject}/snippets/${snippet.id}/notes`;
+    expect((await call('guest', 'GET', path)).status).toBe(200);
+    expect((await call('outsider', 'GET', path)).status).toBe(404);
+    expect((await call('outsider', 'POST', path, { json: { body: 'x' } })).status).toBe(404);
+    const unknown = `/projects/${publicProject}/snippets/987654321/notes`;
+    expect((await call('developer', 'GET', unknown)).status).toBe(404);
+    expect((await call('developer', 'POST', unknown, { json: { body: 'hi' } })).status).toBe(404);
+  });
+});
+
+describe('epic notes', () => {
+  interface Epic {
+    id: number;
+    iid: number;
+  }
+  let namespace: string;
+  let epic: Epic;
+  beforeAll(async () => {
+    namespace = encodeURIComponent(target.config.fixtures.namespace);
+    const { status, body } = await call<Epic>('maintainer', 'POST', `/groups/${namespace}/epics`, {
+      json: { title: unique('Notes epic') },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    epic = body;
+  });
+
+  it('create, list, read, modify and delete on an epic (by its ID)', async () => {
+    const path = `/groups/${namespace}/epics/${epic.id}/notes`;
+    const note = await createNote(path, { body: unique('Epic comment') }, 'developer');
+    expect(note).toMatchObject({ noteable_type: 'Epic', noteable_id: epic.id, noteable_iid: epic.iid });
+    const internal = await createNote(path, { body: unique('Epic internal'), internal: true }, 'reporter');
+    expect(internal.confidential).toBe(true);
+    expect((await listNotes(path, 'reporter')).notes.map((item) => item.id)).toEqual([internal.id, note.id]);
+    expect((await listNotes(path, 'guest')).notes.map((item) => item.id)).toEqual([note.id]);
+    expect((await call('guest', 'GET', `${path}/${internal.id}`)).status).toBe(404);
+    expect((await call('reporter', 'PUT', `${path}/${note.id}`, { json: { body: 'x' } })).status).toBe(403);
+    expect(
+      (await call('developer', 'PUT', `${path}/${note.id}`, { json: { body: unique('Fixed') } })).status,
+    ).toBe(200);
+    expect((await call('maintainer', 'DELETE', `${path}/${internal.id}`)).status).toBe(204);
+    expect((await call('developer', 'DELETE', `${path}/${note.id}`)).status).toBe(204);
+  });
+
+  it('refuses created_at on epic notes (400)', async () => {
+    const path = `/groups/${namespace}/epics/${epic.id}/notes`;
+    const created = await call('owner', 'POST', path, {
+      json: { body: unique('Dated'), created_at: '2020-01-01T00:00:00Z' },
+    });
+    expect(created.status).toBe(400);
+    const note = await createNote(path, { body: unique('Undated') }, 'owner');
+    const modified = await call('owner', 'PUT', `${path}/${note.id}`, {
+      json: { body: unique('Dated'), created_at: '2020-01-01T00:00:00Z' },
+    });
+    expect(modified.status).toBe(400);
+  });
+
+  it('records closing and reopening an epic', async () => {
+    const { body: made } = await call<Epic>('maintainer', 'POST', `/groups/${namespace}/epics`, {
+      json: { title: unique('Closing epic') },
+    });
+    const epicPath = `/groups/${namespace}/epics/${made.iid}`;
+    expect((await call('maintainer', 'PUT', epicPath, { json: { state_event: 'close' } })).status).toBe(200);
+    expect((await call('reporter', 'PUT', epicPath, { json: { state_event: 'reopen' } })).status).toBe(200);
+    const { notes } = await listNotes(`/groups/${namespace}/epics/${made.id}/notes`, 'guest', {
+      sort: 'asc',
+    });
+    expect(notes.map((note) => [note.body, note.system, note.author.username])).toEqual([
+      ['closed', true, users.maintainer.username],
+      ['reopened', true, users.reporter.username],
+    ]);
+  });
+
+  it('needs a token (401); an unknown epic is a 404', async () => {
+    const path = `/groups/${namespace}/epics/${epic.id}/notes`;
+    expect((await call('anonymous', 'GET', path)).status).toBe(401);
+    expect((await call('invalid', 'POST', path, { json: { body: 'x' } })).status).toBe(401);
+    expect((await call('developer', 'GET', `/groups/${namespace}/epics/987654321/notes`)).status).toBe(404);
   });
 });
 

@@ -6,6 +6,7 @@ import { resolveProject } from '../../core/access/access.js';
 import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { notFound } from '../../core/http/errors.js';
+import { findReadableEpic } from '../epics/index.js';
 import { findReadableIssue } from '../issues/index.js';
 import { findReadableMergeRequest } from '../mergeRequests/index.js';
 import { findReadableProjectSnippet } from '../snippets/index.js';
@@ -79,6 +80,22 @@ export const findSnippetNoteable: NoteableFinder = async (context, caller, idOrP
     groupId: null,
     accessLevel: access.accessLevel,
     archived: access.project.archived === 1,
+    locked: false,
+  };
+};
+
+/** An epic by its global ID (`epic_id`), in the group or one of the group's subgroups (the epics area's rule). */
+export const findEpicNoteable: NoteableFinder = async (context, caller, idOrPath, epicId) => {
+  const { epic, accessLevel } = await findReadableEpic(context, caller, idOrPath, epicId);
+  return {
+    type: 'Epic',
+    id: epic.id,
+    iid: epic.iid,
+    projectId: null,
+    groupId: epic.group_id,
+    accessLevel,
+    // Groups are never archived, and epics have no discussion lock.
+    archived: false,
     locked: false,
   };
 };

@@ -9,6 +9,7 @@ import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
+  findEpicNoteable,
   findIssueNoteable,
   findMergeRequestNoteable,
   findSnippetNoteable,
@@ -41,6 +42,7 @@ const NOTEABLE_ROUTES: readonly NoteableRoute[] = [
     find: findMergeRequestNoteable,
   },
   { path: '/projects/:id/snippets/:snippet_id', param: 'snippet_id', find: findSnippetNoteable },
+  { path: '/groups/:id/epics/:epic_id', param: 'epic_id', find: findEpicNoteable },
 ];
 
 /** `order_by` and `sort`, whose values the validator has checked (defaults: created_at, desc). */

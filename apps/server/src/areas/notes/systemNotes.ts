@@ -1,8 +1,9 @@
 // System notes: what the server writes about changes to an object (GitLab's SystemNoteService), in the
-// transaction of the change. Closing and reopening an issue write "closed" and "reopened"
+// transaction of the change. Closing and reopening an issue or an epic write "closed" and "reopened"
 // (SystemNoteService.change_status). Label changes are no notes: the seeds keep label notes out of this API.
 import type { ServerContext } from '../../core/context.js';
 import type { Db } from '../../core/store/database.js';
+import { onEpicStateChange } from '../epics/index.js';
 import { onIssueStateChange } from '../issues/index.js';
 import { insertNote } from './store.js';
 
@@ -39,6 +40,17 @@ export function registerSystemNotes(context: ServerContext): void {
       noteableId: change.issueId,
       projectId: change.projectId,
       groupId: null,
+      authorId: change.userId,
+      body: change.state === 'closed' ? 'closed' : 'reopened',
+      at: change.at,
+    }),
+  );
+  onEpicStateChange(context, (change) =>
+    writeSystemNote(change.db, {
+      noteableType: 'Epic',
+      noteableId: change.epic.id,
+      projectId: null,
+      groupId: change.epic.group_id,
       authorId: change.userId,
       body: change.state === 'closed' ? 'closed' : 'reopened',
       at: change.at,
