@@ -6,6 +6,7 @@ import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
+import { groupLabelsArea } from './areas/groupLabels/index.js';
 import { groupsArea } from './areas/groups/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
@@ -67,6 +68,7 @@ export const AREAS: readonly Area[] = [
   membersArea,
   todosArea,
   notificationSettingsArea,
+  groupLabelsArea,
   epicsArea,
 ];
 
