@@ -20,10 +20,6 @@ export interface SnippetFile {
  */
 export type ProjectSnippetScope = { all: true } | { all: false; signedIn: boolean; userId: number | null };
 
-export function findSnippet(db: Db, id: number): Promise<SnippetRow | undefined> {
-  return db.selectFrom('snippets').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export function findPersonalSnippet(db: Db, id: number): Promise<SnippetRow | undefined> {
   return db
     .selectFrom('snippets')
