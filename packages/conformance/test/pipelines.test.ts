@@ -562,6 +562,8 @@ describe('GET /projects/:id/pipelines', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(data?.[0]).toEqual({
       id: expect.any(Number),
+      project_id: expect.any(Number),
+      source: 'api',
       status: expect.any(String),
       ref: expect.any(String),
       sha: expect.stringMatching(/^[0-9a-f]{40}$/),

@@ -48,6 +48,7 @@ function baseError(message: string): ApiError {
 const pipelineColumns = [
   'p.id',
   'p.project_id',
+  'p.source',
   'p.sha',
   'p.before_sha',
   'p.ref',
@@ -70,6 +71,8 @@ const pipelineColumns = [
 
 type PipelineRecord = {
   id: number;
+  project_id: number;
+  source: string;
   sha: string;
   before_sha: string;
   ref: string;
@@ -97,6 +100,8 @@ function pipelineWebUrl(origin: string, access: ProjectAccess, id: number): stri
 function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: string): Pipeline {
   return {
     id: record.id,
+    project_id: record.project_id,
+    source: record.source,
     sha: record.sha,
     ref: record.ref,
     status: record.status as Pipeline['status'],
@@ -327,7 +332,16 @@ export async function listPipelines(
     filtered,
     (rows) =>
       rows
-        .select(['p.id', 'p.status', 'p.ref', 'p.sha', 'p.created_at', 'p.updated_at'])
+        .select([
+          'p.id',
+          'p.project_id',
+          'p.source',
+          'p.status',
+          'p.ref',
+          'p.sha',
+          'p.created_at',
+          'p.updated_at',
+        ])
         .orderBy(orderColumn, direction)
         .orderBy('p.id', direction),
     window,
@@ -336,6 +350,8 @@ export async function listPipelines(
     total: page.total,
     items: page.items.map((row) => ({
       id: row.id,
+      project_id: row.project_id,
+      source: row.source,
       status: row.status as PipelineListItem['status'],
       ref: row.ref,
       sha: row.sha,
