@@ -29,6 +29,11 @@ const values = validValues(cases, {
   branchFields: EXISTING_BRANCH_FIELDS,
   resolve: (value) => resolveRef(index, value),
 });
+/** For the last variants: `branch` drawn like any name (a new branch's rules are tried too). */
+const freshBranchValues = validValues(cases, {
+  branchFields: new Set([...EXISTING_BRANCH_FIELDS].filter((name) => name !== 'branch')),
+  resolve: (value) => resolveRef(index, value),
+});
 
 /** Variants per operation: the required fields alone, then the optional ones spread over the others. */
 const VARIANTS = 5;
@@ -148,7 +153,8 @@ function variantsFor(entry: OperationEntry): Case[] {
         JsonObject
       >;
       const schema = content[json.type]?.schema;
-      const body = { ...values.object(schema, random, n, 0, 0, include), ...FIXED[operationId] };
+      const generator = v >= VARIANTS - 2 ? freshBranchValues : values;
+      const body = { ...generator.object(schema, random, n, 0, 0, include), ...FIXED[operationId] };
       const asForm = form && v % 2 === 1 ? formBody(body) : undefined;
       if (asForm !== undefined)
         variants.push({ ...c, contentType: 'application/x-www-form-urlencoded', body: asForm });
