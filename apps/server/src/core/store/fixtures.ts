@@ -11,6 +11,7 @@ import type {
   FixtureNote,
   FixtureSnippet,
   Fixtures,
+  FixtureTodo,
   FixtureUserProfile,
 } from './fixturesFile.js';
 
@@ -117,6 +118,19 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
   for (const group of fixtures.groups) {
     const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;
     if (group.epics) await loadEpics(context, groupId(fullPath), group.epics, userId);
+    for (const label of group.labels ?? [])
+      await db
+        .insertInto('labels')
+        .values({
+          group_id: groupId(fullPath),
+          project_id: null,
+          title: label.name,
+          color: label.color,
+          description: label.description ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
   }
 
   for (const project of fixtures.projects) {
@@ -250,6 +264,60 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
     await loadSnippets(context, id, project.snippets ?? [], userId);
   }
   await loadSnippets(context, null, fixtures.snippets ?? [], userId);
+  await loadTodos(context, fixtures.todos ?? [], userId);
+}
+
+/** To-dos of users about the projects' issues and merge requests (targets by project path and iid). */
+async function loadTodos(
+  context: ServerContext,
+  todos: readonly FixtureTodo[],
+  userId: (username: string) => number,
+): Promise<void> {
+  for (const todo of todos) {
+    const slash = todo.project.lastIndexOf('/');
+    const projectRow = await context.db
+      .selectFrom('projects as p')
+      .innerJoin('groups as g', 'g.id', 'p.namespace_id')
+      .select('p.id')
+      .where('g.full_path', '=', todo.project.slice(0, slash))
+      .where('p.path', '=', todo.project.slice(slash + 1))
+      .executeTakeFirst();
+    const projectId = projectRow?.id ?? 0;
+    const columns = ['id', 'title', 'project_id', 'created_at'] as const;
+    const target =
+      todo.target === 'issue'
+        ? await context.db
+            .selectFrom('issues')
+            .select(columns)
+            .where('project_id', '=', projectId)
+            .where('iid', '=', todo.iid)
+            .executeTakeFirst()
+        : await context.db
+            .selectFrom('merge_requests')
+            .select(columns)
+            .where('project_id', '=', projectId)
+            .where('iid', '=', todo.iid)
+            .executeTakeFirst();
+    if (!target)
+      throw new Error(`fixtures: to-do on ${todo.project} ${todo.target} ${todo.iid}: no such target`);
+    await context.db
+      .insertInto('todos')
+      .values({
+        user_id: userId(todo.user),
+        author_id: userId(todo.author),
+        project_id: target.project_id,
+        group_id: null,
+        target_type: todo.target === 'issue' ? 'Issue' : 'MergeRequest',
+        target_id: target.id,
+        action: todo.action,
+        body: todo.body ?? target.title,
+        note_id: null,
+        state: todo.state ?? 'pending',
+        created_at: target.created_at,
+        updated_at: target.created_at,
+      })
+      .execute();
+  }
 }
 
 /** Snippets of a project, or personal ones (`projectId` null), with their files. */

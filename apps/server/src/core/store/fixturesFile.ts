@@ -155,9 +155,13 @@ export interface Fixtures {
     kind?: 'group' | 'user';
     /** Epics of the group (higher tier). */
     epics?: FixtureEpic[];
+    /** Labels of the group (issues and merge requests carry label names; `color` as `#RRGGBB`). */
+    labels?: { name: string; color: string; description?: string }[];
   }[];
   /** Personal snippets (of no project). */
   snippets?: FixtureSnippet[];
+  /** To-do items of users about issues and merge requests of the projects, made after everything else. */
+  todos?: FixtureTodo[];
   projects: {
     /** Full path of the group the project lives in. */
     namespace: string;
@@ -196,4 +200,20 @@ export interface Fixtures {
 
 export async function readFixturesFile(path: string): Promise<Fixtures> {
   return JSON.parse(await readFile(path, 'utf8')) as Fixtures;
+}
+
+/** A user's to-do about an issue or merge request (by project path and iid). */
+export interface FixtureTodo {
+  user: string;
+  author: string;
+  /** GitLab's action name: `assigned`, `mentioned`, `directly_addressed`, `marked` … */
+  action: string;
+  /** Full path of the project. */
+  project: string;
+  target: 'issue' | 'merge_request';
+  iid: number;
+  /** `pending` (default) or `done`. */
+  state?: 'pending' | 'done';
+  /** The text; the target's title when left out. */
+  body?: string;
 }
