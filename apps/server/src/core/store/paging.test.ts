@@ -14,7 +14,8 @@ import { countKeyOf } from './paging.js';
 
 const COUNT = 10_000;
 const PROJECT = '/projects/acme%2Ftools';
-const HUGE = '99999999999999999999999';
+/** The largest page the spec takes (2^53 - 1, what an ID or a page can be here); past it a page is a 400. */
+const HUGE = String(Number.MAX_SAFE_INTEGER);
 
 let server: ListServer;
 /** Ids of the seeded rows, oldest first. */
@@ -192,6 +193,12 @@ describe('a page past the end, however large', () => {
       'x-next-page': '',
     });
     expect(answer.headers['x-page']).toMatch(/^\d+$/);
+  });
+
+  it('refuses a page past the largest the spec takes, naming it', async () => {
+    const answer = await server.get(`${PROJECT}/pipelines?page=99999999999999999999999`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: expect.stringMatching(/^page /) });
   });
 
   it('is empty for pipeline variables too', async () => {
