@@ -3,17 +3,23 @@
 // '@collab/spec/schema'`); @collab/spec is a private workspace package, so the tarball carries a copy of its
 // schema.d.ts instead and needs nothing but openapi-fetch at install time.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const dist = new URL('../dist/', import.meta.url);
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const schema = new URL('../node_modules/@collab/spec/dist/schema.d.ts', import.meta.url);
+// Built aside and swapped in at the end: the workspace's other packages (the conformance suite) import
+// dist/ and may be running while this builds (`pnpm pack` in the package test builds too).
+const building = fileURLToPath(new URL(`../node_modules/.build-${process.pid}`, import.meta.url));
+const replaced = `${building}-old`;
 
-rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: packageDir, stdio: 'inherit' });
+execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', building], {
+  cwd: packageDir,
+  stdio: 'inherit',
+});
 
 let types;
 try {
@@ -22,6 +28,9 @@ try {
   throw new Error('spec/dist/schema.d.ts is missing: run `pnpm --filter @collab/spec build` first');
 }
 writeFileSync(
-  new URL('spec.d.ts', dist),
+  `${building}/spec.d.ts`,
   `// Copied from @collab/spec (dist/schema.d.ts) when @collab/client was built.\n${types}`,
 );
+if (existsSync(dist)) renameSync(dist, replaced);
+renameSync(building, dist);
+rmSync(replaced, { recursive: true, force: true });
