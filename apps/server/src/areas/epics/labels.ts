@@ -36,34 +36,24 @@ export function labelFilter(value: string | undefined): LabelFilter | undefined 
 }
 
 /**
- * The text colour GitLab shows on a background colour (LabelsHelper#text_color_for_bg): dark text on a
- * light colour, white on a dark one.
+ * The text colour GitLab shows on a label's colour (LabelsHelper#text_color_for_bg): `#333333` on light
+ * colours, `#FFFFFF` on dark ones (perceived brightness above 186 of 255), as the group labels API shows it.
  */
 export function textColorFor(color: string): string {
-  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color)?.[1];
-  if (!hex) return '#FFFFFF';
-  const full = hex.length === 3 ? [...hex].map((digit) => digit + digit).join('') : hex;
-  const [r, g, b] = [0, 2, 4].map((at) => Number.parseInt(full.slice(at, at + 2), 16)) as [
-    number,
-    number,
-    number,
-  ];
-  return r + g + b > 500 ? '#333333' : '#FFFFFF';
+  const [r, g, b] = [1, 3, 5].map((at) => Number.parseInt(color.slice(at, at + 2), 16) || 0);
+  return (r ?? 0) * 0.299 + (g ?? 0) * 0.587 + (b ?? 0) * 0.114 > 186 ? '#333333' : '#FFFFFF';
 }
 
 /**
  * A label description as HTML. GitLab renders it as one line of Markdown; without a Markdown renderer here
- * the text is shown literally, escaped, which is what GitLab gives for a description without Markdown.
+ * the text is shown literally, escaped, as the group labels API shows it.
  */
 function escapeHtml(text: string): string {
-  const entities: Record<string, string> = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;',
-  };
-  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 }
 
 export interface LabelDetails {
