@@ -1,5 +1,4 @@
-// Routes of the epics area: read the request, call the service, send. GitLab also answers these paths with
-// `/-/` before `epics` (`/groups/:id/-/epics`), which the spec does not list.
+// Routes of the epics area: read the request, call the service, send.
 import type { Request } from 'express';
 import { Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
