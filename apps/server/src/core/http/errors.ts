@@ -38,25 +38,61 @@ interface ValidatorError {
   errors?: { path?: string; message?: string; errorCode?: string }[];
 }
 
-/** Turns a validator error into a parameter error: `{"error": "ref is missing"}` as GitLab words it. */
-function describeValidatorError(err: ValidatorError): string {
-  const first = err.errors?.[0];
-  if (!first?.path) return err.message ?? 'invalid request';
+type ValidatorProblem = NonNullable<ValidatorError['errors']>[number];
+
+const keywordOf = (problem: ValidatorProblem): string =>
+  (problem.errorCode ?? '').replace(/\.openapi\.validation$/, '');
+
+/**
+ * GitLab's words for a refused request, as its two layers give them:
+ * - Grape's parameter checks (presence, types, values, "at least one of"): `{"error": "ref is missing"}`;
+ * - the models' validations of a field's text (format, length) on a write: `{"message": {"title": ["is too
+ *   long (maximum is 255 characters)"]}}`.
+ */
+function describeValidatorError(err: ValidatorError): ErrorBody {
+  const problems = err.errors ?? [];
+  const first = problems[0];
+  if (!first?.path) return { error: err.message ?? 'invalid request' };
   const name = first.path.replace(/^\/?(query|body|params|path|headers)\//, '').replace(/\//g, '.');
-  if (
-    first.errorCode === 'required.openapi.validation' ||
-    /must have required property/.test(first.message ?? '')
-  ) {
+  // `anyOf` of required properties, or minProperties: Grape's `at_least_one_of`.
+  const atLeastOne = problems.find(
+    (p) => p.path === '/body' && ['anyOf', 'minProperties'].includes(keywordOf(p)),
+  );
+  if (atLeastOne) {
+    const names = problems
+      .filter((p) => keywordOf(p) === 'required' && p.path?.startsWith('/body/'))
+      .map((p) => (p.path ?? '').slice('/body/'.length));
+    return {
+      error: `${names.length > 0 ? `${names.join(', ')} are missing, ` : ''}at least one parameter must be provided`,
+    };
+  }
+  if (keywordOf(first) === 'required' || /must have required property/.test(first.message ?? '')) {
     const missing = /'([^']+)'/.exec(first.message ?? '')?.[1];
-    return `${missing ?? name} is missing`;
+    return { error: `${missing ?? name} is missing` };
   }
-  if (
-    first.errorCode === 'additionalProperties.openapi.validation' ||
-    /Unknown query parameter/.test(first.message ?? '')
-  ) {
-    return `${name} does not have a valid value: ${first.message ?? ''}`.trim();
+  const field = /^\/body\/([^/]+)$/.exec(first.path)?.[1];
+  const modelMessage = field === undefined ? undefined : modelValidationMessage(first);
+  if (field !== undefined && modelMessage !== undefined) return { message: { [field]: [modelMessage] } };
+  if (keywordOf(first) === 'additionalProperties' || /Unknown query parameter/.test(first.message ?? '')) {
+    return { error: `${name} does not have a valid value: ${first.message ?? ''}`.trim() };
   }
-  return `${name} is invalid: ${first.message ?? ''}`.trim();
+  return { error: `${name} is invalid: ${first.message ?? ''}`.trim() };
+}
+
+/** A model's message for a field whose text breaks its format or length, as ActiveRecord words it. */
+function modelValidationMessage(problem: ValidatorProblem): string | undefined {
+  const limit = Number(/(\d+)/.exec(problem.message ?? '')?.[1]);
+  switch (keywordOf(problem)) {
+    case 'pattern':
+    case 'format':
+      return 'is invalid';
+    case 'maxLength':
+      return `is too long (maximum is ${limit} characters)`;
+    case 'minLength':
+      return limit === 1 ? "can't be blank" : `is too short (minimum is ${limit} characters)`;
+    default:
+      return undefined;
+  }
 }
 
 /** What the client did wrong, for the few failures of the request's framing (not of one parameter). */
@@ -114,7 +150,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   } else if (status === 413) {
     res.status(413).json({ message: '413 Request Entity Too Large' });
   } else if (status >= 400 && status < 500) {
-    res.status(400).json({ error: describeValidatorError(err as ValidatorError) });
+    res.status(400).json(describeValidatorError(err as ValidatorError));
   } else {
     // A server bug (response validation failures in development and tests land here too): the detail goes
     // to the log, never to the client, whose body may carry git's command lines and object IDs otherwise.
