@@ -68,7 +68,7 @@ describe('creating and reading', () => {
       subscribed: false,
     });
     expect(hex.description_html).toBe('A &lt;b&gt;label&lt;/b&gt;');
-    const named = await create(`named-${RUN}`, 'Navy');
+    const named = await create(`named-${RUN}`, 'navy');
     expect(named.color).toBe('#000080');
     expect(named.text_color).toBe('#FFFFFF');
   });
