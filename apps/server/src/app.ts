@@ -1,5 +1,5 @@
 // Builds the Express application: the validated API under /api/v4, then the docs, then the error handler.
-import express, { type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
@@ -20,6 +20,7 @@ import { projectsArea, projectUploadsRouter } from './areas/projects/index.js';
 import { protectedBranchesArea } from './areas/protectedBranches/index.js';
 import { remoteMirrorsArea } from './areas/remoteMirrors/index.js';
 import { repositoryFilesArea } from './areas/repositoryFiles/index.js';
+import { SCIM_BASE_PATH, scimArea, scimErrorHandler, scimNotFoundHandler } from './areas/scim/index.js';
 import { snippetsArea } from './areas/snippets/index.js';
 import { storageMovesArea } from './areas/storageMoves/index.js';
 import { todosArea } from './areas/todos/index.js';
@@ -117,6 +118,24 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
     validateResponses: options.validateResponses ?? false,
   });
+  // The SCIM API (document 2, 4.15): the paths that declare their own server, validated under their own base
+  // path; the scim area reads the group's bearer token itself, and every error below the base path is SCIM's.
+  const scimValidators = openApiValidator({
+    apiSpec: apiDocumentFor(spec, SCIM_BASE_PATH, hasOwnServers),
+    validateResponses: options.validateResponses ?? false,
+  });
+  app.use(
+    underPath(
+      SCIM_BASE_PATH,
+      inSeries([
+        mergeDoubledSlashes,
+        onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+        ...scimValidators.map(headAsGet),
+        areaDispatcher(SCIM_BASE_PATH, [scimArea.router(context)]),
+        scimNotFoundHandler,
+      ]),
+    ),
+  );
   // One layer for the whole API (see inSeries): body parsers, authentication, the validator's chain, then the
   // route the validator matched. The validator works on the full URL (its base path is /api/v4).
   app.use(
@@ -140,6 +159,11 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use((_req, res) => {
     res.status(404).json({ message: '404 Not Found' });
   });
+  app.use(((err, req, res, next) => {
+    if (req.path === SCIM_BASE_PATH || req.path.startsWith(`${SCIM_BASE_PATH}/`))
+      scimErrorHandler(err, req, res, next);
+    else next(err);
+  }) satisfies ErrorRequestHandler);
   app.use(errorHandler);
 
   return {

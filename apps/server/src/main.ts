@@ -122,11 +122,18 @@ function printWelcome(port: number): void {
   if (fixtures) printTokens(fixtures);
 }
 
-function printTokens({ users }: Fixtures): void {
+function printTokens({ users, groups }: Fixtures): void {
   console.log('Tokens (PRIVATE-TOKEN header):');
   for (const user of users) {
     for (const token of user.tokens.filter((t) => !t.revoked)) {
       console.log(`  ${user.username.padEnd(11)} ${token.scopes.join(',').padEnd(16)} ${token.token}`);
     }
+  }
+  const scim = groups.filter((group) => group.saml?.enabled && group.saml.scim_token);
+  if (scim.length === 0) return;
+  console.log('SCIM tokens (Authorization: Bearer, under /api/scim/v2/groups/<group>/Users):');
+  for (const group of scim) {
+    const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;
+    console.log(`  ${fullPath.padEnd(28)} ${group.saml?.scim_token ?? ''}`);
   }
 }

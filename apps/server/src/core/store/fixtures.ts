@@ -114,6 +114,22 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         .values({ subject_type: 'Group', subject_id: id, key, value, created_at: now, updated_at: now })
         .execute();
     }
+    if (group.saml) {
+      await db
+        .insertInto('group_saml_providers')
+        .values({
+          group_id: id,
+          enabled: group.saml.enabled ? 1 : 0,
+          default_membership_role: group.saml.default_membership_role ?? 10,
+          created_at: now,
+        })
+        .execute();
+      if (group.saml.scim_token)
+        await db
+          .insertInto('group_scim_tokens')
+          .values({ group_id: id, token_sha256: hashToken(group.saml.scim_token), created_at: now })
+          .execute();
+    }
   }
   for (const group of fixtures.groups) {
     const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;

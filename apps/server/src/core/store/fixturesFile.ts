@@ -117,6 +117,16 @@ export interface FixtureMergeRequest {
   notes?: FixtureNote[];
 }
 
+/** A group's single sign-on setting and SCIM token (GitLab's SAML provider and SCIM token). */
+export interface FixtureGroupSaml {
+  /** Single sign-on on: the SCIM API serves the group. */
+  enabled: boolean;
+  /** The access level of provisioned members (default 10, Guest). */
+  default_membership_role?: number;
+  /** The group's SCIM token (`Authorization: Bearer`); stored hashed. */
+  scim_token?: string;
+}
+
 /** A personal snippet, or a snippet of the project it is listed under; users by username. */
 export interface FixtureSnippet {
   title: string;
@@ -157,6 +167,8 @@ export interface Fixtures {
     epics?: FixtureEpic[];
     /** Labels of the group (issues and merge requests carry label names; `color` as `#RRGGBB`). */
     labels?: { name: string; color: string; description?: string }[];
+    /** Group single sign-on and SCIM provisioning (the scim area). */
+    saml?: FixtureGroupSaml;
   }[];
   /** Personal snippets (of no project). */
   snippets?: FixtureSnippet[];

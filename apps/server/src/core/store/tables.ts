@@ -225,6 +225,32 @@ export interface ProjectUploadsTable {
   created_at: string;
 }
 
+/** A group's single sign-on setting (GitLab's saml_provider): SCIM works only where it is enabled. */
+export interface GroupSamlProvidersTable {
+  group_id: number;
+  enabled: number;
+  /** The access level provisioned users get in the group (GitLab's default_membership_role). */
+  default_membership_role: Generated<number>;
+  created_at: string;
+}
+
+/** A group's SCIM token, as the hex SHA-256 of the token (the token itself is never stored). */
+export interface GroupScimTokensTable {
+  group_id: number;
+  token_sha256: string;
+  created_at: string;
+}
+
+/** A user's SSO identity in a group, provisioned by SCIM: `extern_uid` is the identity provider's ID. */
+export interface ScimIdentitiesTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number;
+  extern_uid: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   project_uploads: ProjectUploadsTable;
   users: UsersTable;
@@ -271,6 +297,9 @@ export interface Database {
   notes: NotesTable;
   snippets: SnippetsTable;
   snippet_files: SnippetFilesTable;
+  group_saml_providers: GroupSamlProvidersTable;
+  group_scim_tokens: GroupScimTokensTable;
+  scim_identities: ScimIdentitiesTable;
 }
 
 /** Each group's ancestors and the group itself (depth 0), kept by a trigger on groups (migration 016). */

@@ -23,6 +23,7 @@ import * as m020 from './020_snippets.js';
 import * as m021 from './021_epics.js';
 import * as m022 from './022_labels_todos_notifications.js';
 import * as m023 from './023_notes.js';
+import * as m024 from './024_scim.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '021_epics': m021,
   '022_labels_todos_notifications': m022,
   '023_notes': m023,
+  '024_scim': m024,
 };
 
 export const migrationProvider: MigrationProvider = {
