@@ -1,0 +1,25 @@
+// The Appearance operations as @collab/client calls them: each region is the code sample the reference docs
+// show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
+// #region setup
+import { createCollabClient, unwrap } from '@collab/client';
+
+const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+// #endregion
+
+/** Get the instance appearance */
+export async function getAppearance() {
+  // #region getAppearance
+  const appearance = await unwrap(api.GET('/application/appearance'));
+  console.log(appearance.title);
+  // #endregion
+}
+
+/** Update the instance appearance */
+export async function updateAppearance() {
+  // #region updateAppearance
+  const appearance = await unwrap(
+    api.PUT('/application/appearance', { body: { title: 'Example', description: 'text' } }),
+  );
+  console.log(appearance.title);
+  // #endregion
+}

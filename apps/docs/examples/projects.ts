@@ -1,0 +1,183 @@
+// The Projects operations as @collab/client calls them: each region is the code sample the reference docs
+// show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
+// #region setup
+import { readFile } from 'node:fs/promises';
+import { CollabApiError, createCollabClient, multipart, unwrap } from '@collab/client';
+
+const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+// #endregion
+
+/** List projects */
+export async function listProjects() {
+  // #region listProjects
+  for await (const item of api.paginate(() => api.GET('/projects'))) {
+    console.log(item.web_url, item.path_with_namespace);
+  }
+  // #endregion
+}
+
+/** Create a project */
+export async function createProject() {
+  // #region createProject
+  const projectFull = await unwrap(
+    api.POST('/projects', {
+      body: {
+        name: 'My Project',
+        namespace_id: 2,
+        description: 'The demo project.',
+        visibility: 'private',
+        initialize_with_readme: true,
+      },
+    }),
+  );
+  console.log(projectFull);
+  // #endregion
+}
+
+/** List a user's projects */
+export async function listUserProjects() {
+  // #region listUserProjects
+  for await (const item of api.paginate(() =>
+    api.GET('/users/{user_id}/projects', { params: { path: { user_id: 'ada' } } }),
+  )) {
+    console.log(item.web_url, item.path_with_namespace);
+  }
+  // #endregion
+}
+
+/** Get a project */
+export async function getProject() {
+  // #region getProject
+  try {
+    const result = await unwrap(
+      api.GET('/projects/{id}', { params: { path: { id: 'my-group/my-project' } } }),
+    );
+    console.log(result);
+  } catch (error) {
+    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    else throw error;
+  }
+  // #endregion
+}
+
+/** Edit a project */
+export async function editProject() {
+  // #region editProject
+  const projectFull = await unwrap(
+    api.PUT('/projects/{id}', {
+      params: { path: { id: 'my-group/my-project' } },
+      body: { description: 'The demo project, renamed.', default_branch: 'main', topics: ['demo', 'api'] },
+    }),
+  );
+  console.log(projectFull);
+  // #endregion
+}
+
+/** Delete a project */
+export async function deleteProject() {
+  // #region deleteProject
+  const result = await unwrap(
+    api.DELETE('/projects/{id}', { params: { path: { id: 'my-group/my-project' } } }),
+  );
+  console.log(result.message);
+  // #endregion
+}
+
+/** List the users who starred a project */
+export async function listProjectStarrers() {
+  // #region listProjectStarrers
+  for await (const projectStarrer of api.paginate(() =>
+    api.GET('/projects/{id}/starrers', { params: { path: { id: 'my-group/my-project' } } }),
+  )) {
+    console.log(projectStarrer);
+  }
+  // #endregion
+}
+
+/** Get the languages of a project */
+export async function getProjectLanguages() {
+  // #region getProjectLanguages
+  try {
+    const result = await unwrap(
+      api.GET('/projects/{id}/languages', { params: { path: { id: 'my-group/my-project' } } }),
+    );
+    console.log(result);
+  } catch (error) {
+    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    else throw error;
+  }
+  // #endregion
+}
+
+/** Archive a project */
+export async function archiveProject() {
+  // #region archiveProject
+  const projectFull = await unwrap(
+    api.POST('/projects/{id}/archive', { params: { path: { id: 'my-group/my-project' } } }),
+  );
+  console.log(projectFull);
+  // #endregion
+}
+
+/** Unarchive a project */
+export async function unarchiveProject() {
+  // #region unarchiveProject
+  const projectFull = await unwrap(
+    api.POST('/projects/{id}/unarchive', { params: { path: { id: 'my-group/my-project' } } }),
+  );
+  console.log(projectFull);
+  // #endregion
+}
+
+/** Restore a project marked for deletion */
+export async function restoreProject() {
+  // #region restoreProject
+  const projectFull = await unwrap(
+    api.POST('/projects/{id}/restore', { params: { path: { id: 'my-group/my-project' } } }),
+  );
+  console.log(projectFull);
+  // #endregion
+}
+
+/** Upload a file to a project */
+export async function uploadProjectFile() {
+  // #region uploadProjectFile
+  const file = new File([await readFile('example.bin')], 'example.bin');
+  const projectUpload = await unwrap(
+    api.POST('/projects/{id}/uploads', {
+      params: { path: { id: 'my-group/my-project' } },
+      ...multipart<'/projects/{id}/uploads'>({ file: file }),
+    }),
+  );
+  console.log(projectUpload);
+  // #endregion
+}
+
+/** Share a project with a group */
+export async function shareProjectWithGroup() {
+  // #region shareProjectWithGroup
+  try {
+    const projectGroupLink = await unwrap(
+      api.POST('/projects/{id}/share', {
+        params: { path: { id: 'my-group/my-project' } },
+        body: { group_id: 1, group_access: 10 },
+      }),
+    );
+    console.log(projectGroupLink.id);
+  } catch (error) {
+    if (error instanceof CollabApiError && error.status === 409) console.log(error.body?.message);
+    else throw error;
+  }
+  // #endregion
+}
+
+/** Stop sharing a project with a group */
+export async function unshareProjectWithGroup() {
+  // #region unshareProjectWithGroup
+  await unwrap(
+    api.DELETE('/projects/{id}/share/{group_id}', {
+      params: { path: { id: 'my-group/my-project', group_id: 1 } },
+    }),
+  );
+  // #endregion
+}

@@ -1,0 +1,37 @@
+// The Users operations as @collab/client calls them: each region is the code sample the reference docs
+// show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
+// #region setup
+import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
+
+const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+// #endregion
+
+/** Get the current user */
+export async function getCurrentUser() {
+  // #region getCurrentUser
+  const result = await unwrap(api.GET('/user'));
+  console.log(result);
+  // #endregion
+}
+
+/** List users */
+export async function listUsers() {
+  // #region listUsers
+  for await (const item of api.paginate(() => api.GET('/users'))) {
+    console.log(item.web_url, item.name);
+  }
+  // #endregion
+}
+
+/** Get a user */
+export async function getUser() {
+  // #region getUser
+  try {
+    const result = await unwrap(api.GET('/users/{id}', { params: { path: { id: 4 } } }));
+    console.log(result);
+  } catch (error) {
+    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    else throw error;
+  }
+  // #endregion
+}

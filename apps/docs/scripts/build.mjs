@@ -1,0 +1,67 @@
+// Builds the reference docs: type-checks the example files, takes each operation's sample from them into a
+// copy of the bundled spec (dist/openapi.json, `x-codeSamples`), and renders that copy with
+// `redocly build-docs` into dist/index.html. Fails when a sample does not compile, an operation has no
+// sample, or a sample names an operation the spec does not have.
+//
+//   node scripts/build.mjs                    type-check, check, render
+//   node scripts/build.mjs --check            type-check and check only (no rendering)
+//   node scripts/build.mjs --examples DIR     the example files of DIR (with its tsconfig.json)
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { bundledSpecJsonPath } from '@collab/spec';
+import { readRegions, samplesFor, withCodeSamples } from './samples.mjs';
+
+const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: { check: { type: 'boolean', default: false }, examples: { type: 'string' } },
+});
+const examplesDir = resolve(values.examples ?? join(docsDir, 'examples'));
+const bin = (name) => join(docsDir, 'node_modules', '.bin', name);
+
+function fail(title, problems) {
+  console.error(`docs: ${title}\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  process.exit(1);
+}
+
+// 1. Every sample compiles against the client's types.
+try {
+  execFileSync(bin('tsc'), ['-p', join(examplesDir, 'tsconfig.json')], { cwd: docsDir, encoding: 'utf8' });
+} catch (error) {
+  fail('the code samples do not compile (tsc -p examples/tsconfig.json):', [
+    ...`${error.stdout ?? ''}${error.stderr ?? ''}`.trim().split('\n'),
+  ]);
+}
+
+// 2. One sample per operation, and no sample of an operation that does not exist.
+const spec = JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8'));
+const { regions, errors: regionErrors } = readRegions(examplesDir);
+const { samples, errors } = samplesFor(spec, regions);
+if (regionErrors.length + errors.length > 0) {
+  fail('the code samples do not match the spec’s operations:', [...regionErrors, ...errors]);
+}
+console.log(`docs: ${samples.size} code samples, one per operation, compiled and checked`);
+if (values.check) process.exit(0);
+
+// 3. Render the spec with its samples (the copy only: the spec's sources and bundle stay without them).
+const distDir = join(docsDir, 'dist');
+mkdirSync(distDir, { recursive: true });
+const documented = join(distDir, 'openapi.json');
+writeFileSync(documented, `${JSON.stringify(withCodeSamples(spec, samples), null, 2)}\n`);
+execFileSync(
+  bin('redocly'),
+  [
+    'build-docs',
+    documented,
+    '--output',
+    join(distDir, 'index.html'),
+    '--title',
+    'Collab API reference',
+    '--inlineBundle',
+    '--config',
+    join(docsDir, 'redocly.yaml'),
+  ],
+  { cwd: docsDir, stdio: 'inherit' },
+);
