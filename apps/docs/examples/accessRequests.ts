@@ -3,14 +3,19 @@
 // #region setup
 import { createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the access requests of a group */
 export async function listGroupAccessRequests() {
   // #region listGroupAccessRequests
   for await (const accessRequest of api.paginate(() =>
-    api.GET('/groups/{id}/access_requests', { params: { path: { id: 'my-group' } } }),
+    api.GET('/groups/{id}/access_requests', {
+      params: { path: { id: 'my-group' } },
+    }),
   )) {
     console.log(accessRequest.name, accessRequest.username);
   }
@@ -21,7 +26,9 @@ export async function listGroupAccessRequests() {
 export async function requestGroupAccess() {
   // #region requestGroupAccess
   const accessRequest = await unwrap(
-    api.POST('/groups/{id}/access_requests', { params: { path: { id: 'my-group' } } }),
+    api.POST('/groups/{id}/access_requests', {
+      params: { path: { id: 'my-group' } },
+    }),
   );
   console.log(accessRequest.name, accessRequest.username);
   // #endregion
@@ -55,7 +62,9 @@ export async function approveGroupAccessRequest() {
 export async function listProjectAccessRequests() {
   // #region listProjectAccessRequests
   for await (const accessRequest of api.paginate(() =>
-    api.GET('/projects/{id}/access_requests', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/access_requests', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(accessRequest.name, accessRequest.username);
   }
@@ -66,7 +75,9 @@ export async function listProjectAccessRequests() {
 export async function requestProjectAccess() {
   // #region requestProjectAccess
   const accessRequest = await unwrap(
-    api.POST('/projects/{id}/access_requests', { params: { path: { id: 'my-group/my-project' } } }),
+    api.POST('/projects/{id}/access_requests', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   console.log(accessRequest.name, accessRequest.username);
   // #endregion

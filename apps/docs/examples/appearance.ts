@@ -3,7 +3,10 @@
 // #region setup
 import { createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** Get the instance appearance */
@@ -18,7 +21,9 @@ export async function getAppearance() {
 export async function updateAppearance() {
   // #region updateAppearance
   const appearance = await unwrap(
-    api.PUT('/application/appearance', { body: { title: 'Example', description: 'text' } }),
+    api.PUT('/application/appearance', {
+      body: { title: 'Example', description: 'text' },
+    }),
   );
   console.log(appearance.title);
   // #endregion

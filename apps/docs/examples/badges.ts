@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the badges of a project */
 export async function listProjectBadges() {
   // #region listProjectBadges
   for await (const badge of api.paginate(() =>
-    api.GET('/projects/{id}/badges', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/badges', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(badge.name, badge.id);
   }
@@ -23,7 +28,10 @@ export async function addProjectBadge() {
   const badge = await unwrap(
     api.POST('/projects/{id}/badges', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { link_url: 'https://example.com/', image_url: 'https://example.com/' },
+      body: {
+        link_url: 'https://example.com/',
+        image_url: 'https://example.com/',
+      },
     }),
   );
   console.log(badge.name, badge.id);
@@ -38,13 +46,17 @@ export async function renderProjectBadge() {
       api.GET('/projects/{id}/badges/render', {
         params: {
           path: { id: 'my-group/my-project' },
-          query: { link_url: 'https://example.com/', image_url: 'https://example.com/' },
+          query: {
+            link_url: 'https://example.com/',
+            image_url: 'https://example.com/',
+          },
         },
       }),
     );
     console.log(badgePreview);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -61,7 +73,8 @@ export async function getProjectBadge() {
     );
     console.log(badge.name, badge.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -73,7 +86,10 @@ export async function updateProjectBadge() {
   const badge = await unwrap(
     api.PUT('/projects/{id}/badges/{badge_id}', {
       params: { path: { id: 'my-group/my-project', badge_id: 1 } },
-      body: { link_url: 'https://example.com/', image_url: 'https://example.com/' },
+      body: {
+        link_url: 'https://example.com/',
+        image_url: 'https://example.com/',
+      },
     }),
   );
   console.log(badge.name, badge.id);
@@ -108,7 +124,10 @@ export async function addGroupBadge() {
   const badge = await unwrap(
     api.POST('/groups/{id}/badges', {
       params: { path: { id: 'my-group' } },
-      body: { link_url: 'https://example.com/', image_url: 'https://example.com/' },
+      body: {
+        link_url: 'https://example.com/',
+        image_url: 'https://example.com/',
+      },
     }),
   );
   console.log(badge.name, badge.id);
@@ -123,13 +142,17 @@ export async function renderGroupBadge() {
       api.GET('/groups/{id}/badges/render', {
         params: {
           path: { id: 'my-group' },
-          query: { link_url: 'https://example.com/', image_url: 'https://example.com/' },
+          query: {
+            link_url: 'https://example.com/',
+            image_url: 'https://example.com/',
+          },
         },
       }),
     );
     console.log(badgePreview);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -140,11 +163,14 @@ export async function getGroupBadge() {
   // #region getGroupBadge
   try {
     const badge = await unwrap(
-      api.GET('/groups/{id}/badges/{badge_id}', { params: { path: { id: 'my-group', badge_id: 4 } } }),
+      api.GET('/groups/{id}/badges/{badge_id}', {
+        params: { path: { id: 'my-group', badge_id: 4 } },
+      }),
     );
     console.log(badge.name, badge.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -156,7 +182,10 @@ export async function updateGroupBadge() {
   const badge = await unwrap(
     api.PUT('/groups/{id}/badges/{badge_id}', {
       params: { path: { id: 'my-group', badge_id: 4 } },
-      body: { link_url: 'https://example.com/', image_url: 'https://example.com/' },
+      body: {
+        link_url: 'https://example.com/',
+        image_url: 'https://example.com/',
+      },
     }),
   );
   console.log(badge.name, badge.id);
@@ -167,7 +196,9 @@ export async function updateGroupBadge() {
 export async function deleteGroupBadge() {
   // #region deleteGroupBadge
   await unwrap(
-    api.DELETE('/groups/{id}/badges/{badge_id}', { params: { path: { id: 'my-group', badge_id: 4 } } }),
+    api.DELETE('/groups/{id}/badges/{badge_id}', {
+      params: { path: { id: 'my-group', badge_id: 4 } },
+    }),
   );
   // #endregion
 }

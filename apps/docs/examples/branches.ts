@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List repository branches */
 export async function listBranches() {
   // #region listBranches
   for await (const branch of api.paginate(() =>
-    api.GET('/projects/{id}/repository/branches', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/repository/branches', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(branch.web_url, branch.name);
   }
@@ -36,12 +41,15 @@ export async function getBranch() {
   try {
     const branch = await unwrap(
       api.GET('/projects/{id}/repository/branches/{branch}', {
-        params: { path: { id: 'my-group/my-project', branch: 'feature/login' } },
+        params: {
+          path: { id: 'my-group/my-project', branch: 'feature/login' },
+        },
       }),
     );
     console.log(branch.web_url, branch.name);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,13 +3,18 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List all deploy keys of the instance */
 export async function listAllDeployKeys() {
   // #region listAllDeployKeys
-  for await (const deployKeyInstance of api.paginate(() => api.GET('/deploy_keys'))) {
+  for await (const deployKeyInstance of api.paginate(() =>
+    api.GET('/deploy_keys'),
+  )) {
     console.log(deployKeyInstance.title, deployKeyInstance.key);
   }
   // #endregion
@@ -19,7 +24,9 @@ export async function listAllDeployKeys() {
 export async function listProjectDeployKeys() {
   // #region listProjectDeployKeys
   for await (const deployKey of api.paginate(() =>
-    api.GET('/projects/{id}/deploy_keys', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/deploy_keys', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(deployKey.title, deployKey.key);
   }
@@ -54,7 +61,8 @@ export async function getDeployKey() {
     );
     console.log(deployKey.title, deployKey.key);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List epics of a group */
@@ -21,7 +24,10 @@ export async function listEpics() {
 export async function createEpic() {
   // #region createEpic
   const epic = await unwrap(
-    api.POST('/groups/{id}/epics', { params: { path: { id: 'my-group' } }, body: { title: 'Example' } }),
+    api.POST('/groups/{id}/epics', {
+      params: { path: { id: 'my-group' } },
+      body: { title: 'Example' },
+    }),
   );
   console.log(epic.web_url, epic.title);
   // #endregion
@@ -32,11 +38,14 @@ export async function getEpic() {
   // #region getEpic
   try {
     const epic = await unwrap(
-      api.GET('/groups/{id}/epics/{epic_iid}', { params: { path: { id: 'my-group', epic_iid: 5 } } }),
+      api.GET('/groups/{id}/epics/{epic_iid}', {
+        params: { path: { id: 'my-group', epic_iid: 5 } },
+      }),
     );
     console.log(epic.web_url, epic.title);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -59,7 +68,9 @@ export async function updateEpic() {
 export async function deleteEpic() {
   // #region deleteEpic
   await unwrap(
-    api.DELETE('/groups/{id}/epics/{epic_iid}', { params: { path: { id: 'my-group', epic_iid: 5 } } }),
+    api.DELETE('/groups/{id}/epics/{epic_iid}', {
+      params: { path: { id: 'my-group', epic_iid: 5 } },
+    }),
   );
   // #endregion
 }
@@ -68,7 +79,9 @@ export async function deleteEpic() {
 export async function createEpicTodo() {
   // #region createEpicTodo
   const todo = await unwrap(
-    api.POST('/groups/{id}/epics/{epic_iid}/todo', { params: { path: { id: 'my-group', epic_iid: 5 } } }),
+    api.POST('/groups/{id}/epics/{epic_iid}/todo', {
+      params: { path: { id: 'my-group', epic_iid: 5 } },
+    }),
   );
   console.log(todo.id, todo.state);
   // #endregion

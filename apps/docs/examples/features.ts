@@ -3,7 +3,10 @@
 // #region setup
 import { createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List feature flags */
@@ -19,7 +22,10 @@ export async function listFeatures() {
 export async function setFeatureGate() {
   // #region setFeatureGate
   const feature = await unwrap(
-    api.POST('/features/{name}', { params: { path: { name: 'new_library' } }, body: { value: true } }),
+    api.POST('/features/{name}', {
+      params: { path: { name: 'new_library' } },
+      body: { value: true },
+    }),
   );
   console.log(feature.name, feature.state);
   // #endregion
@@ -28,6 +34,10 @@ export async function setFeatureGate() {
 /** Delete a feature flag */
 export async function deleteFeature() {
   // #region deleteFeature
-  await unwrap(api.DELETE('/features/{name}', { params: { path: { name: 'new_library' } } }));
+  await unwrap(
+    api.DELETE('/features/{name}', {
+      params: { path: { name: 'new_library' } },
+    }),
+  );
   // #endregion
 }

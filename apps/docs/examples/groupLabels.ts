@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the labels of a group */
@@ -29,7 +32,8 @@ export async function createGroupLabel() {
     );
     console.log(groupLabel.name, groupLabel.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 409) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 409)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -39,7 +43,10 @@ export async function createGroupLabel() {
 export async function updateGroupLabelByName() {
   // #region updateGroupLabelByName
   const groupLabel = await unwrap(
-    api.PUT('/groups/{id}/labels', { params: { path: { id: 'my-group' } }, body: { name: 'bug', new_name: 'defect', color: '#d9534f' } }),
+    api.PUT('/groups/{id}/labels', {
+      params: { path: { id: 'my-group' } },
+      body: { name: 'bug', new_name: 'defect', color: '#d9534f' },
+    }),
   );
   console.log(groupLabel.name, groupLabel.id);
   // #endregion
@@ -49,7 +56,10 @@ export async function updateGroupLabelByName() {
 export async function deleteGroupLabelByName() {
   // #region deleteGroupLabelByName
   await unwrap(
-    api.DELETE('/groups/{id}/labels', { params: { path: { id: 'my-group' } }, body: { name: 'Example' } }),
+    api.DELETE('/groups/{id}/labels', {
+      params: { path: { id: 'my-group' } },
+      body: { name: 'Example' },
+    }),
   );
   // #endregion
 }
@@ -59,11 +69,14 @@ export async function getGroupLabel() {
   // #region getGroupLabel
   try {
     const groupLabel = await unwrap(
-      api.GET('/groups/{id}/labels/{label_id}', { params: { path: { id: 'my-group', label_id: 'bug' } } }),
+      api.GET('/groups/{id}/labels/{label_id}', {
+        params: { path: { id: 'my-group', label_id: 'bug' } },
+      }),
     );
     console.log(groupLabel.name, groupLabel.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -86,7 +99,9 @@ export async function updateGroupLabel() {
 export async function deleteGroupLabel() {
   // #region deleteGroupLabel
   await unwrap(
-    api.DELETE('/groups/{id}/labels/{label_id}', { params: { path: { id: 'my-group', label_id: 'bug' } } }),
+    api.DELETE('/groups/{id}/labels/{label_id}', {
+      params: { path: { id: 'my-group', label_id: 'bug' } },
+    }),
   );
   // #endregion
 }

@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List groups */
@@ -19,10 +22,13 @@ export async function listGroups() {
 export async function getGroup() {
   // #region getGroup
   try {
-    const groupDetails = await unwrap(api.GET('/groups/{id}', { params: { path: { id: 'my-group' } } }));
+    const groupDetails = await unwrap(
+      api.GET('/groups/{id}', { params: { path: { id: 'my-group' } } }),
+    );
     console.log(groupDetails);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -54,7 +60,9 @@ export async function listGroupProjects() {
 export async function listGroupSharedProjects() {
   // #region listGroupSharedProjects
   for await (const item of api.paginate(() =>
-    api.GET('/groups/{id}/projects/shared', { params: { path: { id: 'my-group' } } }),
+    api.GET('/groups/{id}/projects/shared', {
+      params: { path: { id: 'my-group' } },
+    }),
   )) {
     console.log(item.web_url, item.path_with_namespace);
   }

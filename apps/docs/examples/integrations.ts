@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the active integrations of a project */
 export async function listProjectIntegrations() {
   // #region listProjectIntegrations
   for await (const integrationListItem of api.paginate(() =>
-    api.GET('/projects/{id}/services', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/services', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(integrationListItem.title, integrationListItem.id);
   }
@@ -26,9 +31,13 @@ export async function getCommitTaskCommentsIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(commitTaskCommentsIntegration.title, commitTaskCommentsIntegration.id);
+    console.log(
+      commitTaskCommentsIntegration.title,
+      commitTaskCommentsIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -43,7 +52,10 @@ export async function updateCommitTaskCommentsIntegration() {
       body: { api_key: 'text' },
     }),
   );
-  console.log(commitTaskCommentsIntegration.title, commitTaskCommentsIntegration.id);
+  console.log(
+    commitTaskCommentsIntegration.title,
+    commitTaskCommentsIntegration.id,
+  );
   // #endregion
 }
 
@@ -67,9 +79,13 @@ export async function getSourceCommitsPmIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(sourceCommitsPmIntegration.title, sourceCommitsPmIntegration.id);
+    console.log(
+      sourceCommitsPmIntegration.title,
+      sourceCommitsPmIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -104,11 +120,14 @@ export async function getBuildServerAIntegration() {
   // #region getBuildServerAIntegration
   try {
     const buildServerAIntegration = await unwrap(
-      api.GET('/projects/{id}/services/build-server-a', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/build-server-a', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(buildServerAIntegration.title, buildServerAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -136,7 +155,9 @@ export async function updateBuildServerAIntegration() {
 export async function deleteBuildServerAIntegration() {
   // #region deleteBuildServerAIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/build-server-a', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/build-server-a', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -146,11 +167,14 @@ export async function getIssueTrackerAIntegration() {
   // #region getIssueTrackerAIntegration
   try {
     const issueTrackerAIntegration = await unwrap(
-      api.GET('/projects/{id}/services/issue-tracker-a', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/issue-tracker-a', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(issueTrackerAIntegration.title, issueTrackerAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -193,9 +217,13 @@ export async function getCustomIssueTrackerIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(customIssueTrackerIntegration.title, customIssueTrackerIntegration.id);
+    console.log(
+      customIssueTrackerIntegration.title,
+      customIssueTrackerIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -214,7 +242,10 @@ export async function updateCustomIssueTrackerIntegration() {
       },
     }),
   );
-  console.log(customIssueTrackerIntegration.title, customIssueTrackerIntegration.id);
+  console.log(
+    customIssueTrackerIntegration.title,
+    customIssueTrackerIntegration.id,
+  );
   // #endregion
 }
 
@@ -238,9 +269,13 @@ export async function getBuildPipelineCiIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(buildPipelineCiIntegration.title, buildPipelineCiIntegration.id);
+    console.log(
+      buildPipelineCiIntegration.title,
+      buildPipelineCiIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -275,11 +310,14 @@ export async function getGroupChatRoomIntegration() {
   // #region getGroupChatRoomIntegration
   try {
     const groupChatRoomIntegration = await unwrap(
-      api.GET('/projects/{id}/services/group-chat-room', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/group-chat-room', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(groupChatRoomIntegration.title, groupChatRoomIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -314,11 +352,14 @@ export async function getTeamChatAIntegration() {
   // #region getTeamChatAIntegration
   try {
     const teamChatAIntegration = await unwrap(
-      api.GET('/projects/{id}/services/team-chat-a', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/team-chat-a', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamChatAIntegration.title, teamChatAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -341,7 +382,9 @@ export async function updateTeamChatAIntegration() {
 export async function deleteTeamChatAIntegration() {
   // #region deleteTeamChatAIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/team-chat-a', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/team-chat-a', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -351,11 +394,14 @@ export async function getTeamChatBIntegration() {
   // #region getTeamChatBIntegration
   try {
     const teamChatBIntegration = await unwrap(
-      api.GET('/projects/{id}/services/team-chat-b', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/team-chat-b', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamChatBIntegration.title, teamChatBIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -378,7 +424,9 @@ export async function updateTeamChatBIntegration() {
 export async function deleteTeamChatBIntegration() {
   // #region deleteTeamChatBIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/team-chat-b', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/team-chat-b', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -388,11 +436,14 @@ export async function getTeamChatCIntegration() {
   // #region getTeamChatCIntegration
   try {
     const teamChatCIntegration = await unwrap(
-      api.GET('/projects/{id}/services/team-chat-c', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/team-chat-c', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamChatCIntegration.title, teamChatCIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -415,7 +466,9 @@ export async function updateTeamChatCIntegration() {
 export async function deleteTeamChatCIntegration() {
   // #region deleteTeamChatCIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/team-chat-c', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/team-chat-c', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -425,11 +478,14 @@ export async function getCiServerBIntegration() {
   // #region getCiServerBIntegration
   try {
     const ciServerBIntegration = await unwrap(
-      api.GET('/projects/{id}/services/ci-server-b', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/ci-server-b', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(ciServerBIntegration.title, ciServerBIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -452,7 +508,9 @@ export async function updateCiServerBIntegration() {
 export async function deleteCiServerBIntegration() {
   // #region deleteCiServerBIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/ci-server-b', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/ci-server-b', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -462,11 +520,14 @@ export async function getEmailsOnPushIntegration() {
   // #region getEmailsOnPushIntegration
   try {
     const emailsOnPushIntegration = await unwrap(
-      api.GET('/projects/{id}/services/emails-on-push', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/emails-on-push', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(emailsOnPushIntegration.title, emailsOnPushIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -489,7 +550,9 @@ export async function updateEmailsOnPushIntegration() {
 export async function deleteEmailsOnPushIntegration() {
   // #region deleteEmailsOnPushIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/emails-on-push', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/emails-on-push', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -499,11 +562,14 @@ export async function getExternalWikiIntegration() {
   // #region getExternalWikiIntegration
   try {
     const externalWikiIntegration = await unwrap(
-      api.GET('/projects/{id}/services/external-wiki', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/external-wiki', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(externalWikiIntegration.title, externalWikiIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -526,7 +592,9 @@ export async function updateExternalWikiIntegration() {
 export async function deleteExternalWikiIntegration() {
   // #region deleteExternalWikiIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/external-wiki', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/external-wiki', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -536,11 +604,14 @@ export async function getTeamInboxAIntegration() {
   // #region getTeamInboxAIntegration
   try {
     const teamInboxAIntegration = await unwrap(
-      api.GET('/projects/{id}/services/team-inbox-a', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/services/team-inbox-a', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamInboxAIntegration.title, teamInboxAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -563,7 +634,9 @@ export async function updateTeamInboxAIntegration() {
 export async function deleteTeamInboxAIntegration() {
   // #region deleteTeamInboxAIntegration
   await unwrap(
-    api.DELETE('/projects/{id}/services/team-inbox-a', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}/services/team-inbox-a', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   // #endregion
 }
@@ -579,7 +652,8 @@ export async function getCodeHostStatusIntegration() {
     );
     console.log(codeHostStatusIntegration.title, codeHostStatusIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -613,7 +687,9 @@ export async function deleteCodeHostStatusIntegration() {
 export async function listActiveProjectIntegrations() {
   // #region listActiveProjectIntegrations
   for await (const integrationListItem of api.paginate(() =>
-    api.GET('/projects/{id}/integrations', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/integrations', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(integrationListItem.title, integrationListItem.id);
   }
@@ -629,9 +705,13 @@ export async function getCommitTaskCommentsProjectIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(commitTaskCommentsIntegration.title, commitTaskCommentsIntegration.id);
+    console.log(
+      commitTaskCommentsIntegration.title,
+      commitTaskCommentsIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -646,7 +726,10 @@ export async function updateCommitTaskCommentsProjectIntegration() {
       body: { api_key: 'text' },
     }),
   );
-  console.log(commitTaskCommentsIntegration.title, commitTaskCommentsIntegration.id);
+  console.log(
+    commitTaskCommentsIntegration.title,
+    commitTaskCommentsIntegration.id,
+  );
   // #endregion
 }
 
@@ -670,9 +753,13 @@ export async function getSourceCommitsPmProjectIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(sourceCommitsPmIntegration.title, sourceCommitsPmIntegration.id);
+    console.log(
+      sourceCommitsPmIntegration.title,
+      sourceCommitsPmIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -713,7 +800,8 @@ export async function getBuildServerAProjectIntegration() {
     );
     console.log(buildServerAIntegration.title, buildServerAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -759,7 +847,8 @@ export async function getIssueTrackerAProjectIntegration() {
     );
     console.log(issueTrackerAIntegration.title, issueTrackerAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -802,9 +891,13 @@ export async function getCustomIssueTrackerProjectIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(customIssueTrackerIntegration.title, customIssueTrackerIntegration.id);
+    console.log(
+      customIssueTrackerIntegration.title,
+      customIssueTrackerIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -823,7 +916,10 @@ export async function updateCustomIssueTrackerProjectIntegration() {
       },
     }),
   );
-  console.log(customIssueTrackerIntegration.title, customIssueTrackerIntegration.id);
+  console.log(
+    customIssueTrackerIntegration.title,
+    customIssueTrackerIntegration.id,
+  );
   // #endregion
 }
 
@@ -847,9 +943,13 @@ export async function getBuildPipelineCiProjectIntegration() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(buildPipelineCiIntegration.title, buildPipelineCiIntegration.id);
+    console.log(
+      buildPipelineCiIntegration.title,
+      buildPipelineCiIntegration.id,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -890,7 +990,8 @@ export async function getGroupChatRoomProjectIntegration() {
     );
     console.log(groupChatRoomIntegration.title, groupChatRoomIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -925,11 +1026,14 @@ export async function getTeamChatAProjectIntegration() {
   // #region getTeamChatAProjectIntegration
   try {
     const teamChatAIntegration = await unwrap(
-      api.GET('/projects/{id}/integrations/team-chat-a', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/integrations/team-chat-a', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamChatAIntegration.title, teamChatAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -964,11 +1068,14 @@ export async function getTeamChatBProjectIntegration() {
   // #region getTeamChatBProjectIntegration
   try {
     const teamChatBIntegration = await unwrap(
-      api.GET('/projects/{id}/integrations/team-chat-b', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/integrations/team-chat-b', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamChatBIntegration.title, teamChatBIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -1003,11 +1110,14 @@ export async function getTeamChatCProjectIntegration() {
   // #region getTeamChatCProjectIntegration
   try {
     const teamChatCIntegration = await unwrap(
-      api.GET('/projects/{id}/integrations/team-chat-c', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/integrations/team-chat-c', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(teamChatCIntegration.title, teamChatCIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -1042,11 +1152,14 @@ export async function getCiServerBProjectIntegration() {
   // #region getCiServerBProjectIntegration
   try {
     const ciServerBIntegration = await unwrap(
-      api.GET('/projects/{id}/integrations/ci-server-b', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/integrations/ci-server-b', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(ciServerBIntegration.title, ciServerBIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -1087,7 +1200,8 @@ export async function getEmailsOnPushProjectIntegration() {
     );
     console.log(emailsOnPushIntegration.title, emailsOnPushIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -1128,7 +1242,8 @@ export async function getExternalWikiProjectIntegration() {
     );
     console.log(externalWikiIntegration.title, externalWikiIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -1169,7 +1284,8 @@ export async function getTeamInboxAProjectIntegration() {
     );
     console.log(teamInboxAIntegration.title, teamInboxAIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -1210,7 +1326,8 @@ export async function getCodeHostStatusProjectIntegration() {
     );
     console.log(codeHostStatusIntegration.title, codeHostStatusIntegration.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

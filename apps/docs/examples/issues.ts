@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the issues of a project */
 export async function listProjectIssues() {
   // #region listProjectIssues
   for await (const issue of api.paginate(() =>
-    api.GET('/projects/{id}/issues', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/issues', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(issue.web_url, issue.title);
   }
@@ -41,7 +46,8 @@ export async function getProjectIssue() {
     );
     console.log(issue.web_url, issue.title);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

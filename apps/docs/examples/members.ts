@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the members of a project */
 export async function listProjectMembers() {
   // #region listProjectMembers
   for await (const member of api.paginate(() =>
-    api.GET('/projects/{id}/members', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/members', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(member.web_url, member.name);
   }
@@ -21,7 +26,9 @@ export async function listProjectMembers() {
 export async function listProjectMembersIncludingInherited() {
   // #region listProjectMembersIncludingInherited
   for await (const member of api.paginate(() =>
-    api.GET('/projects/{id}/members/all', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/members/all', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(member.web_url, member.name);
   }
@@ -39,7 +46,8 @@ export async function getProjectMember() {
     );
     console.log(member.web_url, member.name);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -56,7 +64,8 @@ export async function getProjectMemberIncludingInherited() {
     );
     console.log(member.web_url, member.name);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -77,7 +86,9 @@ export async function listGroupMembers() {
 export async function listGroupMembersIncludingInherited() {
   // #region listGroupMembersIncludingInherited
   for await (const member of api.paginate(() =>
-    api.GET('/groups/{id}/members/all', { params: { path: { id: 'my-group' } } }),
+    api.GET('/groups/{id}/members/all', {
+      params: { path: { id: 'my-group' } },
+    }),
   )) {
     console.log(member.web_url, member.name);
   }
@@ -89,11 +100,14 @@ export async function getGroupMember() {
   // #region getGroupMember
   try {
     const member = await unwrap(
-      api.GET('/groups/{id}/members/{user_id}', { params: { path: { id: 'my-group', user_id: 4 } } }),
+      api.GET('/groups/{id}/members/{user_id}', {
+        params: { path: { id: 'my-group', user_id: 4 } },
+      }),
     );
     console.log(member.web_url, member.name);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -104,11 +118,14 @@ export async function getGroupMemberIncludingInherited() {
   // #region getGroupMemberIncludingInherited
   try {
     const member = await unwrap(
-      api.GET('/groups/{id}/members/all/{user_id}', { params: { path: { id: 'my-group', user_id: 4 } } }),
+      api.GET('/groups/{id}/members/all/{user_id}', {
+        params: { path: { id: 'my-group', user_id: 4 } },
+      }),
     );
     console.log(member.web_url, member.name);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the merge requests of a project */
 export async function listProjectMergeRequests() {
   // #region listProjectMergeRequests
   for await (const mergeRequest of api.paginate(() =>
-    api.GET('/projects/{id}/merge_requests', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/merge_requests', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(mergeRequest.web_url, mergeRequest.title);
   }
@@ -28,7 +33,8 @@ export async function getProjectMergeRequest() {
     );
     console.log(mergeRequest.web_url, mergeRequest.title);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the notes of an issue */
@@ -38,12 +41,15 @@ export async function getIssueNote() {
   try {
     const note = await unwrap(
       api.GET('/projects/{id}/issues/{issue_iid}/notes/{note_id}', {
-        params: { path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 } },
+        params: {
+          path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 },
+        },
       }),
     );
     console.log(note.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -54,7 +60,9 @@ export async function updateIssueNote() {
   // #region updateIssueNote
   const note = await unwrap(
     api.PUT('/projects/{id}/issues/{issue_iid}/notes/{note_id}', {
-      params: { path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 } },
+      params: {
+        path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 },
+      },
       body: { body: 'text' },
     }),
   );
@@ -67,7 +75,9 @@ export async function deleteIssueNote() {
   // #region deleteIssueNote
   await unwrap(
     api.DELETE('/projects/{id}/issues/{issue_iid}/notes/{note_id}', {
-      params: { path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 } },
+      params: {
+        path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 },
+      },
     }),
   );
   // #endregion
@@ -105,12 +115,15 @@ export async function getSnippetNote() {
   try {
     const note = await unwrap(
       api.GET('/projects/{id}/snippets/{snippet_id}/notes/{note_id}', {
-        params: { path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 } },
+        params: {
+          path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 },
+        },
       }),
     );
     console.log(note.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -121,7 +134,9 @@ export async function updateSnippetNote() {
   // #region updateSnippetNote
   const note = await unwrap(
     api.PUT('/projects/{id}/snippets/{snippet_id}/notes/{note_id}', {
-      params: { path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 } },
+      params: {
+        path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 },
+      },
       body: { body: 'text' },
     }),
   );
@@ -134,7 +149,9 @@ export async function deleteSnippetNote() {
   // #region deleteSnippetNote
   await unwrap(
     api.DELETE('/projects/{id}/snippets/{snippet_id}/notes/{note_id}', {
-      params: { path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 } },
+      params: {
+        path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 },
+      },
     }),
   );
   // #endregion
@@ -171,13 +188,23 @@ export async function getMergeRequestNote() {
   // #region getMergeRequestNote
   try {
     const note = await unwrap(
-      api.GET('/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}', {
-        params: { path: { id: 'my-group/my-project', merge_request_iid: 7, note_id: 302 } },
-      }),
+      api.GET(
+        '/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}',
+        {
+          params: {
+            path: {
+              id: 'my-group/my-project',
+              merge_request_iid: 7,
+              note_id: 302,
+            },
+          },
+        },
+      ),
     );
     console.log(note.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -187,10 +214,19 @@ export async function getMergeRequestNote() {
 export async function updateMergeRequestNote() {
   // #region updateMergeRequestNote
   const note = await unwrap(
-    api.PUT('/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}', {
-      params: { path: { id: 'my-group/my-project', merge_request_iid: 7, note_id: 302 } },
-      body: { body: 'text' },
-    }),
+    api.PUT(
+      '/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}',
+      {
+        params: {
+          path: {
+            id: 'my-group/my-project',
+            merge_request_iid: 7,
+            note_id: 302,
+          },
+        },
+        body: { body: 'text' },
+      },
+    ),
   );
   console.log(note.id);
   // #endregion
@@ -200,9 +236,18 @@ export async function updateMergeRequestNote() {
 export async function deleteMergeRequestNote() {
   // #region deleteMergeRequestNote
   await unwrap(
-    api.DELETE('/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}', {
-      params: { path: { id: 'my-group/my-project', merge_request_iid: 7, note_id: 302 } },
-    }),
+    api.DELETE(
+      '/projects/{id}/merge_requests/{merge_request_iid}/notes/{note_id}',
+      {
+        params: {
+          path: {
+            id: 'my-group/my-project',
+            merge_request_iid: 7,
+            note_id: 302,
+          },
+        },
+      },
+    ),
   );
   // #endregion
 }
@@ -211,7 +256,9 @@ export async function deleteMergeRequestNote() {
 export async function listEpicNotes() {
   // #region listEpicNotes
   for await (const note of api.paginate(() =>
-    api.GET('/groups/{id}/epics/{epic_id}/notes', { params: { path: { id: 'my-group', epic_id: 5 } } }),
+    api.GET('/groups/{id}/epics/{epic_id}/notes', {
+      params: { path: { id: 'my-group', epic_id: 5 } },
+    }),
   )) {
     console.log(note.id);
   }
@@ -242,7 +289,8 @@ export async function getEpicNote() {
     );
     console.log(note.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

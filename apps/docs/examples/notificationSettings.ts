@@ -3,13 +3,18 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** Get the global notification settings */
 export async function getGlobalNotificationSettings() {
   // #region getGlobalNotificationSettings
-  const notificationSettingsGlobal = await unwrap(api.GET('/notification_settings'));
+  const notificationSettingsGlobal = await unwrap(
+    api.GET('/notification_settings'),
+  );
   console.log(notificationSettingsGlobal);
   // #endregion
 }
@@ -18,7 +23,9 @@ export async function getGlobalNotificationSettings() {
 export async function updateGlobalNotificationSettings() {
   // #region updateGlobalNotificationSettings
   const notificationSettingsGlobal = await unwrap(
-    api.PUT('/notification_settings', { body: { level: 'disabled', new_note: true } }),
+    api.PUT('/notification_settings', {
+      body: { level: 'disabled', new_note: true },
+    }),
   );
   console.log(notificationSettingsGlobal);
   // #endregion
@@ -29,11 +36,14 @@ export async function getGroupNotificationSettings() {
   // #region getGroupNotificationSettings
   try {
     const notificationSettings = await unwrap(
-      api.GET('/groups/{id}/notification_settings', { params: { path: { id: 'my-group' } } }),
+      api.GET('/groups/{id}/notification_settings', {
+        params: { path: { id: 'my-group' } },
+      }),
     );
     console.log(notificationSettings);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -57,11 +67,14 @@ export async function getProjectNotificationSettings() {
   // #region getProjectNotificationSettings
   try {
     const notificationSettings = await unwrap(
-      api.GET('/projects/{id}/notification_settings', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/notification_settings', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(notificationSettings);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

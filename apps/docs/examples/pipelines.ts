@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List pipelines */
 export async function listPipelines() {
   // #region listPipelines
   for await (const pipelineListItem of api.paginate(() =>
-    api.GET('/projects/{id}/pipelines', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/pipelines', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(pipelineListItem.web_url, pipelineListItem.id);
   }
@@ -28,7 +33,8 @@ export async function getPipeline() {
     );
     console.log(pipeline.web_url, pipeline.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -69,7 +75,8 @@ export async function getPipelineTestReport() {
     );
     console.log(pipelineTestReport);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -81,7 +88,10 @@ export async function createPipeline() {
   const pipeline = await unwrap(
     api.POST('/projects/{id}/pipeline', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { ref: 'main', variables: [{ key: 'RUN_NIGHTLY_BUILD', value: 'true' }] },
+      body: {
+        ref: 'main',
+        variables: [{ key: 'RUN_NIGHTLY_BUILD', value: 'true' }],
+      },
     }),
   );
   console.log(pipeline.web_url, pipeline.id);

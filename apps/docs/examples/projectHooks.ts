@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the hooks of a project */
 export async function listProjectHooks() {
   // #region listProjectHooks
   for await (const projectHook of api.paginate(() =>
-    api.GET('/projects/{id}/hooks', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/hooks', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(projectHook.id);
   }
@@ -28,7 +33,8 @@ export async function getProjectHook() {
     );
     console.log(projectHook.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -2,9 +2,17 @@
 // show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
 // #region setup
 import { readFile } from 'node:fs/promises';
-import { CollabApiError, createCollabClient, multipart, unwrap } from '@collab/client';
+import {
+  CollabApiError,
+  createCollabClient,
+  multipart,
+  unwrap,
+} from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** Get the export status of a project */
@@ -12,11 +20,17 @@ export async function getProjectExportStatus() {
   // #region getProjectExportStatus
   try {
     const projectExportStatus = await unwrap(
-      api.GET('/projects/{id}/export', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/export', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
-    console.log(projectExportStatus.path_with_namespace, projectExportStatus.name);
+    console.log(
+      projectExportStatus.path_with_namespace,
+      projectExportStatus.name,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -53,7 +67,8 @@ export async function downloadProjectExport() {
     );
     console.log(content);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -64,9 +79,15 @@ export async function importProject() {
   // #region importProject
   const file = new File([await readFile('example.bin')], 'example.bin');
   const projectImportStatus = await unwrap(
-    api.POST('/projects/import', multipart<'/projects/import'>({ file: file, path: 'text' })),
+    api.POST(
+      '/projects/import',
+      multipart<'/projects/import'>({ file: file, path: 'text' }),
+    ),
   );
-  console.log(projectImportStatus.path_with_namespace, projectImportStatus.name);
+  console.log(
+    projectImportStatus.path_with_namespace,
+    projectImportStatus.name,
+  );
   // #endregion
 }
 
@@ -75,11 +96,17 @@ export async function getProjectImportStatus() {
   // #region getProjectImportStatus
   try {
     const projectImportStatus = await unwrap(
-      api.GET('/projects/{id}/import', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/import', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
-    console.log(projectImportStatus.path_with_namespace, projectImportStatus.name);
+    console.log(
+      projectImportStatus.path_with_namespace,
+      projectImportStatus.name,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

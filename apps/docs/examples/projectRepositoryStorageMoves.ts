@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List all project repository storage moves */
@@ -12,7 +15,10 @@ export async function listProjectRepositoryStorageMoves() {
   for await (const projectRepositoryStorageMove of api.paginate(() =>
     api.GET('/project_repository_storage_moves'),
   )) {
-    console.log(projectRepositoryStorageMove.id, projectRepositoryStorageMove.state);
+    console.log(
+      projectRepositoryStorageMove.id,
+      projectRepositoryStorageMove.state,
+    );
   }
   // #endregion
 }
@@ -22,11 +28,17 @@ export async function getProjectRepositoryStorageMove() {
   // #region getProjectRepositoryStorageMove
   try {
     const projectRepositoryStorageMove = await unwrap(
-      api.GET('/project_repository_storage_moves/{id}', { params: { path: { id: 1 } } }),
+      api.GET('/project_repository_storage_moves/{id}', {
+        params: { path: { id: 1 } },
+      }),
     );
-    console.log(projectRepositoryStorageMove.id, projectRepositoryStorageMove.state);
+    console.log(
+      projectRepositoryStorageMove.id,
+      projectRepositoryStorageMove.state,
+    );
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

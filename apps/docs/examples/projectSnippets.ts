@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the snippets of a project */
 export async function listProjectSnippets() {
   // #region listProjectSnippets
   for await (const projectSnippet of api.paginate(() =>
-    api.GET('/projects/{id}/snippets', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/snippets', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(projectSnippet.web_url, projectSnippet.title);
   }
@@ -46,7 +51,8 @@ export async function getProjectSnippet() {
     );
     console.log(projectSnippet.web_url, projectSnippet.title);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -88,7 +94,8 @@ export async function getProjectSnippetRaw() {
     );
     console.log(content);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -105,7 +112,8 @@ export async function getProjectSnippetUserAgentDetail() {
     );
     console.log(snippetUserAgentDetail);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -2,9 +2,17 @@
 // show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
 // #region setup
 import { readFile } from 'node:fs/promises';
-import { CollabApiError, createCollabClient, multipart, unwrap } from '@collab/client';
+import {
+  CollabApiError,
+  createCollabClient,
+  multipart,
+  unwrap,
+} from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List projects */
@@ -38,7 +46,9 @@ export async function createProject() {
 export async function listUserProjects() {
   // #region listUserProjects
   for await (const item of api.paginate(() =>
-    api.GET('/users/{user_id}/projects', { params: { path: { user_id: 'ada' } } }),
+    api.GET('/users/{user_id}/projects', {
+      params: { path: { user_id: 'ada' } },
+    }),
   )) {
     console.log(item.web_url, item.path_with_namespace);
   }
@@ -50,11 +60,14 @@ export async function getProject() {
   // #region getProject
   try {
     const result = await unwrap(
-      api.GET('/projects/{id}', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(result);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -66,7 +79,11 @@ export async function editProject() {
   const projectFull = await unwrap(
     api.PUT('/projects/{id}', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { description: 'The demo project, renamed.', default_branch: 'main', topics: ['demo', 'api'] },
+      body: {
+        description: 'The demo project, renamed.',
+        default_branch: 'main',
+        topics: ['demo', 'api'],
+      },
     }),
   );
   console.log(projectFull);
@@ -77,7 +94,9 @@ export async function editProject() {
 export async function deleteProject() {
   // #region deleteProject
   const result = await unwrap(
-    api.DELETE('/projects/{id}', { params: { path: { id: 'my-group/my-project' } } }),
+    api.DELETE('/projects/{id}', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   console.log(result.message);
   // #endregion
@@ -87,7 +106,9 @@ export async function deleteProject() {
 export async function listProjectStarrers() {
   // #region listProjectStarrers
   for await (const projectStarrer of api.paginate(() =>
-    api.GET('/projects/{id}/starrers', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/starrers', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(projectStarrer);
   }
@@ -99,11 +120,14 @@ export async function getProjectLanguages() {
   // #region getProjectLanguages
   try {
     const result = await unwrap(
-      api.GET('/projects/{id}/languages', { params: { path: { id: 'my-group/my-project' } } }),
+      api.GET('/projects/{id}/languages', {
+        params: { path: { id: 'my-group/my-project' } },
+      }),
     );
     console.log(result);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -113,7 +137,9 @@ export async function getProjectLanguages() {
 export async function archiveProject() {
   // #region archiveProject
   const projectFull = await unwrap(
-    api.POST('/projects/{id}/archive', { params: { path: { id: 'my-group/my-project' } } }),
+    api.POST('/projects/{id}/archive', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   console.log(projectFull);
   // #endregion
@@ -123,7 +149,9 @@ export async function archiveProject() {
 export async function unarchiveProject() {
   // #region unarchiveProject
   const projectFull = await unwrap(
-    api.POST('/projects/{id}/unarchive', { params: { path: { id: 'my-group/my-project' } } }),
+    api.POST('/projects/{id}/unarchive', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   console.log(projectFull);
   // #endregion
@@ -133,7 +161,9 @@ export async function unarchiveProject() {
 export async function restoreProject() {
   // #region restoreProject
   const projectFull = await unwrap(
-    api.POST('/projects/{id}/restore', { params: { path: { id: 'my-group/my-project' } } }),
+    api.POST('/projects/{id}/restore', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   );
   console.log(projectFull);
   // #endregion
@@ -165,7 +195,8 @@ export async function shareProjectWithGroup() {
     );
     console.log(projectGroupLink.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 409) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 409)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,14 +3,19 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List protected branches */
 export async function listProtectedBranches() {
   // #region listProtectedBranches
   for await (const protectedBranch of api.paginate(() =>
-    api.GET('/projects/{id}/protected_branches', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/protected_branches', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(protectedBranch.name, protectedBranch.id);
   }
@@ -29,7 +34,8 @@ export async function protectBranch() {
     );
     console.log(protectedBranch.name, protectedBranch.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 409) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 409)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -46,7 +52,8 @@ export async function getProtectedBranch() {
     );
     console.log(protectedBranch.name, protectedBranch.id);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,14 +3,19 @@
 // #region setup
 import { createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List a project's remote mirrors */
 export async function listRemoteMirrors() {
   // #region listRemoteMirrors
   for await (const remoteMirror of api.paginate(() =>
-    api.GET('/projects/{id}/remote_mirrors', { params: { path: { id: 'my-group/my-project' } } }),
+    api.GET('/projects/{id}/remote_mirrors', {
+      params: { path: { id: 'my-group/my-project' } },
+    }),
   )) {
     console.log(remoteMirror.id);
   }
@@ -23,7 +28,10 @@ export async function createRemoteMirror() {
   const remoteMirror = await unwrap(
     api.POST('/projects/{id}/remote_mirrors', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { url: 'https://mirror-bot:s3cr3t-token@example.com/repo.git', enabled: true },
+      body: {
+        url: 'https://mirror-bot:s3cr3t-token@example.com/repo.git',
+        enabled: true,
+      },
     }),
   );
   console.log(remoteMirror.id);

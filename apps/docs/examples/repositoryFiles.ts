@@ -1,9 +1,17 @@
 // The Repository files operations as @collab/client calls them: each region is the code sample the reference docs
 // show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
 // #region setup
-import { CollabApiError, createCollabClient, repositoryFileHeaders, unwrap } from '@collab/client';
+import {
+  CollabApiError,
+  createCollabClient,
+  repositoryFileHeaders,
+  unwrap,
+} from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** Get a file */
@@ -12,12 +20,16 @@ export async function getRepositoryFile() {
   try {
     const repositoryFile = await unwrap(
       api.GET('/projects/{id}/repository/files/{file_path}', {
-        params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' }, query: { ref: 'main' } },
+        params: {
+          path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+          query: { ref: 'main' },
+        },
       }),
     );
     console.log(repositoryFile);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -26,9 +38,15 @@ export async function getRepositoryFile() {
 /** Get a file's metadata */
 export async function headRepositoryFile() {
   // #region headRepositoryFile
-  const { response } = await api.HEAD('/projects/{id}/repository/files/{file_path}', {
-    params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' }, query: { ref: 'main' } },
-  });
+  const { response } = await api.HEAD(
+    '/projects/{id}/repository/files/{file_path}',
+    {
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+        query: { ref: 'main' },
+      },
+    },
+  );
   const file = repositoryFileHeaders(response); // throws CollabApiError on a 404
   console.log(file['X-Service-Size'], file['X-Service-Last-Commit-Id']);
   // #endregion
@@ -39,8 +57,14 @@ export async function createRepositoryFile() {
   // #region createRepositoryFile
   const repositoryFileWriteResult = await unwrap(
     api.POST('/projects/{id}/repository/files/{file_path}', {
-      params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' } },
-      body: { branch: 'main', content: 'text', commit_message: 'Update the docs' },
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+      },
+      body: {
+        branch: 'main',
+        content: 'text',
+        commit_message: 'Update the docs',
+      },
     }),
   );
   console.log(repositoryFileWriteResult);
@@ -52,8 +76,14 @@ export async function updateRepositoryFile() {
   // #region updateRepositoryFile
   const repositoryFileWriteResult = await unwrap(
     api.PUT('/projects/{id}/repository/files/{file_path}', {
-      params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' } },
-      body: { branch: 'main', content: 'text', commit_message: 'Update the docs' },
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+      },
+      body: {
+        branch: 'main',
+        content: 'text',
+        commit_message: 'Update the docs',
+      },
     }),
   );
   console.log(repositoryFileWriteResult);
@@ -65,7 +95,9 @@ export async function deleteRepositoryFile() {
   // #region deleteRepositoryFile
   await unwrap(
     api.DELETE('/projects/{id}/repository/files/{file_path}', {
-      params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' } },
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+      },
       body: { branch: 'main', commit_message: 'Update the docs' },
     }),
   );
@@ -77,7 +109,10 @@ export async function getRepositoryFileBlame() {
   // #region getRepositoryFileBlame
   const repositoryFileBlameRanges = await unwrap(
     api.GET('/projects/{id}/repository/files/{file_path}/blame', {
-      params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' }, query: { ref: 'main' } },
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+        query: { ref: 'main' },
+      },
     }),
   );
   for (const item of repositoryFileBlameRanges) console.log(item);
@@ -87,9 +122,15 @@ export async function getRepositoryFileBlame() {
 /** Get a file's metadata (blame route) */
 export async function headRepositoryFileBlame() {
   // #region headRepositoryFileBlame
-  const { response } = await api.HEAD('/projects/{id}/repository/files/{file_path}/blame', {
-    params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' }, query: { ref: 'main' } },
-  });
+  const { response } = await api.HEAD(
+    '/projects/{id}/repository/files/{file_path}/blame',
+    {
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+        query: { ref: 'main' },
+      },
+    },
+  );
   const file = repositoryFileHeaders(response); // throws CollabApiError on a 404
   console.log(file['X-Service-Size'], file['X-Service-Last-Commit-Id']);
   // #endregion
@@ -101,13 +142,17 @@ export async function getRepositoryFileRaw() {
   try {
     const content = await unwrap(
       api.GET('/projects/{id}/repository/files/{file_path}/raw', {
-        params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' }, query: { ref: 'main' } },
+        params: {
+          path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+          query: { ref: 'main' },
+        },
         parseAs: 'text',
       }),
     );
     console.log(content);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -116,9 +161,15 @@ export async function getRepositoryFileRaw() {
 /** Get a file's metadata (raw route) */
 export async function headRepositoryFileRaw() {
   // #region headRepositoryFileRaw
-  const { response } = await api.HEAD('/projects/{id}/repository/files/{file_path}/raw', {
-    params: { path: { id: 'my-group/my-project', file_path: 'docs/README.md' }, query: { ref: 'main' } },
-  });
+  const { response } = await api.HEAD(
+    '/projects/{id}/repository/files/{file_path}/raw',
+    {
+      params: {
+        path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
+        query: { ref: 'main' },
+      },
+    },
+  );
   const file = repositoryFileHeaders(response); // throws CollabApiError on a 404
   console.log(file['X-Service-Size'], file['X-Service-Last-Commit-Id']);
   // #endregion

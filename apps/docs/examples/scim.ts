@@ -3,14 +3,19 @@
 // #region setup
 import { createScimClient, unwrap } from '@collab/client';
 
-const scim = createScimClient({ baseUrl: 'https://collab.example.com', token: process.env.SCIM_TOKEN ?? '' });
+const scim = createScimClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.SCIM_TOKEN ?? '',
+});
 // #endregion
 
 /** List SCIM-provisioned users */
 export async function listScimUsers() {
   // #region listScimUsers
   const scimUserList = await unwrap(
-    scim.GET('/groups/{group_path}/Users', { params: { path: { group_path: 'my-group' } } }),
+    scim.GET('/groups/{group_path}/Users', {
+      params: { path: { group_path: 'my-group' } },
+    }),
   );
   console.log(scimUserList);
   // #endregion
@@ -22,7 +27,12 @@ export async function createScimUser() {
   const scimUser = await unwrap(
     scim.POST('/groups/{group_path}/Users', {
       params: { path: { group_path: 'my-group' } },
-      body: { externalId: 'text', userName: 'text', emails: [{ value: 'ada@example.com' }], name: {} },
+      body: {
+        externalId: 'text',
+        userName: 'text',
+        emails: [{ value: 'ada@example.com' }],
+        name: {},
+      },
     }),
   );
   console.log(scimUser.id, scimUser.active);
@@ -34,7 +44,12 @@ export async function getScimUser() {
   // #region getScimUser
   const scimUser = await unwrap(
     scim.GET('/groups/{group_path}/Users/{id}', {
-      params: { path: { group_path: 'my-group', id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0' } },
+      params: {
+        path: {
+          group_path: 'my-group',
+          id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0',
+        },
+      },
     }),
   );
   console.log(scimUser.id, scimUser.active);
@@ -46,7 +61,12 @@ export async function updateScimUser() {
   // #region updateScimUser
   await unwrap(
     scim.PATCH('/groups/{group_path}/Users/{id}', {
-      params: { path: { group_path: 'my-group', id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0' } },
+      params: {
+        path: {
+          group_path: 'my-group',
+          id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0',
+        },
+      },
       body: { Operations: [{ op: 'Replace', value: 'text' }] },
     }),
   );
@@ -58,7 +78,12 @@ export async function deleteScimUser() {
   // #region deleteScimUser
   await unwrap(
     scim.DELETE('/groups/{group_path}/Users/{id}', {
-      params: { path: { group_path: 'my-group', id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0' } },
+      params: {
+        path: {
+          group_path: 'my-group',
+          id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0',
+        },
+      },
     }),
   );
   // #endregion

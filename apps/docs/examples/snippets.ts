@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the caller's snippets */
@@ -18,9 +21,16 @@ export async function listSnippets() {
 /** Create a snippet */
 export async function createSnippet() {
   // #region createSnippet
-  const snippet = await unwrap(api.POST('/snippets', {
-      body: { title: 'Shell aliases', visibility: 'private', file_name: 'aliases.sh', content: 'alias gs="git status"' },
-    }));
+  const snippet = await unwrap(
+    api.POST('/snippets', {
+      body: {
+        title: 'Shell aliases',
+        visibility: 'private',
+        file_name: 'aliases.sh',
+        content: 'alias gs="git status"',
+      },
+    }),
+  );
   console.log(snippet.web_url, snippet.title);
   // #endregion
 }
@@ -38,10 +48,13 @@ export async function listPublicSnippets() {
 export async function getSnippet() {
   // #region getSnippet
   try {
-    const snippet = await unwrap(api.GET('/snippets/{id}', { params: { path: { id: 42 } } }));
+    const snippet = await unwrap(
+      api.GET('/snippets/{id}', { params: { path: { id: 42 } } }),
+    );
     console.log(snippet.web_url, snippet.title);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -51,7 +64,10 @@ export async function getSnippet() {
 export async function updateSnippet() {
   // #region updateSnippet
   const snippet = await unwrap(
-    api.PUT('/snippets/{id}', { params: { path: { id: 42 } }, body: { title: 'Example' } }),
+    api.PUT('/snippets/{id}', {
+      params: { path: { id: 42 } },
+      body: { title: 'Example' },
+    }),
   );
   console.log(snippet.web_url, snippet.title);
   // #endregion
@@ -69,11 +85,15 @@ export async function getSnippetRaw() {
   // #region getSnippetRaw
   try {
     const content = await unwrap(
-      api.GET('/snippets/{id}/raw', { params: { path: { id: 42 } }, parseAs: 'text' }),
+      api.GET('/snippets/{id}/raw', {
+        params: { path: { id: 42 } },
+        parseAs: 'text',
+      }),
     );
     console.log(content);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
@@ -84,11 +104,14 @@ export async function getSnippetUserAgentDetail() {
   // #region getSnippetUserAgentDetail
   try {
     const snippetUserAgentDetail = await unwrap(
-      api.GET('/snippets/{id}/user_agent_detail', { params: { path: { id: 42 } } }),
+      api.GET('/snippets/{id}/user_agent_detail', {
+        params: { path: { id: 42 } },
+      }),
     );
     console.log(snippetUserAgentDetail);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion

@@ -3,7 +3,10 @@
 // #region setup
 import { createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** List the caller's to-do items */
@@ -25,7 +28,9 @@ export async function markAllTodosAsDone() {
 /** Mark a to-do item as done */
 export async function markTodoAsDone() {
   // #region markTodoAsDone
-  const todo = await unwrap(api.POST('/todos/{id}/mark_as_done', { params: { path: { id: 102 } } }));
+  const todo = await unwrap(
+    api.POST('/todos/{id}/mark_as_done', { params: { path: { id: 102 } } }),
+  );
   console.log(todo.id, todo.state);
   // #endregion
 }

@@ -3,7 +3,10 @@
 // #region setup
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
-const api = createCollabClient({ baseUrl: 'https://collab.example.com', token: process.env.COLLAB_TOKEN });
+const api = createCollabClient({
+  baseUrl: 'https://collab.example.com',
+  token: process.env.COLLAB_TOKEN,
+});
 // #endregion
 
 /** Get the current user */
@@ -27,10 +30,13 @@ export async function listUsers() {
 export async function getUser() {
   // #region getUser
   try {
-    const result = await unwrap(api.GET('/users/{id}', { params: { path: { id: 4 } } }));
+    const result = await unwrap(
+      api.GET('/users/{id}', { params: { path: { id: 4 } } }),
+    );
     console.log(result);
   } catch (error) {
-    if (error instanceof CollabApiError && error.status === 404) console.log(error.body?.message);
+    if (error instanceof CollabApiError && error.status === 404)
+      console.log(error.body?.message);
     else throw error;
   }
   // #endregion
