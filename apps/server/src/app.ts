@@ -1,6 +1,7 @@
 // Builds the Express application: the validated API under /api/v4, then the docs, then the error handler.
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
+import { appearanceArea, appearanceImagesRouter } from './areas/appearance/index.js';
 import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
@@ -8,6 +9,7 @@ import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupLabelsArea } from './areas/groupLabels/index.js';
 import { groupsArea } from './areas/groups/index.js';
+import { integrationsArea } from './areas/integrations/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
 import { mergeRequestsArea } from './areas/mergeRequests/index.js';
@@ -71,6 +73,8 @@ export const AREAS: readonly Area[] = [
   notificationSettingsArea,
   groupLabelsArea,
   epicsArea,
+  appearanceArea,
+  integrationsArea,
 ];
 
 export interface AppOptions extends DataDirectoryOptions {
@@ -155,9 +159,13 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(docsRouter());
   // Files uploaded to projects, at their `full_path` on the server's root (outside the API, as GitLab).
   app.use(projectUploadsRouter(context));
+  // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
+  app.use(appearanceImagesRouter(context));
 
+  // The catch-all of a path nothing routes. Its header tells it apart from a route's own 404 (a test walks
+  // every operation of the spec and proves none ends here).
   app.use((_req, res) => {
-    res.status(404).json({ message: '404 Not Found' });
+    res.status(404).set('X-Collab-Unrouted', '1').json({ message: '404 Not Found' });
   });
   app.use(((err, req, res, next) => {
     if (req.path === SCIM_BASE_PATH || req.path.startsWith(`${SCIM_BASE_PATH}/`))

@@ -49,14 +49,14 @@ export interface AttemptResult {
 }
 
 /**
- * POSTs `body` to `url` and waits for the response's status (its body is not read). Never throws: a bad URL,
- * a refused connection or the timeout come back as the error.
+ * POSTs `body` to `url` (or sends it with `options.method`) and waits for the response's status (its body is
+ * not read). Never throws: a bad URL, a refused connection or the timeout come back as the error.
  */
 export function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; verifyTls: boolean },
+  options: { timeoutMs: number; verifyTls: boolean; method?: 'POST' | 'GET' },
 ): Promise<AttemptResult> {
   let target: URL;
   try {
@@ -78,7 +78,7 @@ export function postJson(
     const req = send(
       target,
       {
-        method: 'POST',
+        method: options.method ?? 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         rejectUnauthorized: options.verifyTls,
       },

@@ -75,15 +75,29 @@ async function onRefsChanged(
   for (const change of refs) {
     const targets = hooksForPush(hooks, change.ref);
     if (targets.length === 0) continue;
-    const [project, user] = await Promise.all([
-      findHookProject(context.db, projectId),
-      findHookUser(context.db, change.userId),
-    ]);
-    if (!project || !user) return;
-    const { commits, total } = await pushedCommits(context, project, change);
-    const payload = buildPushPayload({ baseUrl, project, user, change, commits, totalCommits: total });
+    const payload = await pushPayloadFor(context, baseUrl, projectId, change);
+    if (!payload) return;
     await queueDeliveries(context, targets, pushEventName(change.ref), payload);
   }
+}
+
+/**
+ * The push payload of one ref change (GitLab's Gitlab::DataBuilder::Push), null when its project or user is
+ * gone. Project integrations send it too.
+ */
+export async function pushPayloadFor(
+  context: ServerContext,
+  baseUrl: string,
+  projectId: number,
+  change: RefChange,
+): Promise<ReturnType<typeof buildPushPayload> | null> {
+  const [project, user] = await Promise.all([
+    findHookProject(context.db, projectId),
+    findHookUser(context.db, change.userId),
+  ]);
+  if (!project || !user) return null;
+  const { commits, total } = await pushedCommits(context, project, change);
+  return buildPushPayload({ baseUrl, project, user, change, commits, totalCommits: total });
 }
 
 async function onPipelineStatus(context: ServerContext, baseUrl: string, pipelineId: number): Promise<void> {
@@ -91,11 +105,26 @@ async function onPipelineStatus(context: ServerContext, baseUrl: string, pipelin
   if (!found) return;
   const hooks = await hooksWithAnyFlag(context.db, found.pipeline.project_id, ['pipeline_events']);
   if (hooks.length === 0) return;
+  const payload = await pipelinePayloadFor(context, baseUrl, pipelineId);
+  if (payload) await queueDeliveries(context, hooks, 'Pipeline Hook', payload);
+}
+
+/**
+ * The pipeline payload of a pipeline as it is now (GitLab's Gitlab::DataBuilder::Pipeline), null when the
+ * pipeline or its project is gone. Project integrations send it too.
+ */
+export async function pipelinePayloadFor(
+  context: ServerContext,
+  baseUrl: string,
+  pipelineId: number,
+): Promise<ReturnType<typeof buildPipelinePayload> | null> {
+  const found = await findHookPipeline(context.db, pipelineId);
+  if (!found) return null;
   const [project, user] = await Promise.all([
     findHookProject(context.db, found.pipeline.project_id),
     findHookUser(context.db, found.pipeline.user_id),
   ]);
-  if (!project) return;
+  if (!project) return null;
   let commit: BranchCommitInfo | null = null;
   try {
     const read = await repositoryOf(context, project).commitsInRange(found.pipeline.sha, null, 1);
@@ -106,15 +135,7 @@ async function onPipelineStatus(context: ServerContext, baseUrl: string, pipelin
   const protectedRef =
     found.pipeline.tag === 0 &&
     matchingRules(await loadProtectionRules(context.db, project.id), found.pipeline.ref).length > 0;
-  const payload = buildPipelinePayload({
-    baseUrl,
-    project,
-    user: user ?? null,
-    ...found,
-    commit,
-    protectedRef,
-  });
-  await queueDeliveries(context, hooks, 'Pipeline Hook', payload);
+  return buildPipelinePayload({ baseUrl, project, user: user ?? null, ...found, commit, protectedRef });
 }
 
 /** Subscribes the hooks to repository and pipeline changes. `baseUrl` starts the links in the payloads. */

@@ -10,6 +10,11 @@ import {
 import { registerHookEvents } from './events.js';
 import { projectHooksRouter } from './routes.js';
 
+// What project integrations reuse: the event payloads and the sending of a request.
+export { type AttemptResult, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, postJson } from './delivery.js';
+export { pipelinePayloadFor, pushPayloadFor } from './events.js';
+export { pushEventName } from './payloads.js';
+
 export const projectHooksArea: Area = {
   name: 'projectHooks',
   router: projectHooksRouter,

@@ -1035,6 +1035,19 @@ export class GitRepository {
     return { commits: commits.reverse(), total };
   }
 
+  /**
+   * The unified diff from `from` to `to` (null `from`: against the empty tree), cut at `maxBytes`: the diffs
+   * of a push e-mail. Null when a revision is unknown.
+   */
+  async diffBetween(from: string | null, to: string, maxBytes: number): Promise<string | null> {
+    if (!isSafeRevision(to) || (from !== null && !isSafeRevision(from))) return null;
+    const base = from ?? (await this.gitOk(['hash-object', '-t', 'tree', '/dev/null'])).toString('utf8').trim();
+    const result = await this.git(['diff', '--no-color', '--no-ext-diff', base, to, '--']);
+    if (result.code !== 0) return null;
+    const text = result.stdout.subarray(0, maxBytes).toString('utf8');
+    return result.stdout.length > maxBytes ? `${text}\n[diff cut at ${maxBytes} bytes]\n` : text;
+  }
+
   /** The names of the repository's tags. */
   async tagNames(): Promise<string[]> {
     const out = await this.gitOk(['for-each-ref', '--format=%(refname:lstrip=2)', 'refs/tags/']);

@@ -252,6 +252,7 @@ export interface ScimIdentitiesTable {
 }
 
 export interface Database {
+  appearance: AppearanceTable;
   project_uploads: ProjectUploadsTable;
   users: UsersTable;
   personal_access_tokens: PersonalAccessTokensTable;
@@ -297,6 +298,7 @@ export interface Database {
   notes: NotesTable;
   snippets: SnippetsTable;
   snippet_files: SnippetFilesTable;
+  integrations: IntegrationsTable;
   group_saml_providers: GroupSamlProvidersTable;
   group_scim_tokens: GroupScimTokensTable;
   scim_identities: ScimIdentitiesTable;
@@ -723,6 +725,50 @@ export interface NotesTable {
   system: Generated<number>;
   /** 1 for internal notes (Reporters and above read them). */
   confidential: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The instance's appearance (migration 026): one row, id 1, once it was changed. */
+export interface AppearanceTable {
+  id: number;
+  title: Generated<string>;
+  description: Generated<string>;
+  /** File names of the stored images; null when none. */
+  logo: string | null;
+  header_logo: string | null;
+  favicon: string | null;
+  new_project_guidelines: Generated<string>;
+  profile_image_guidelines: Generated<string>;
+  header_message: Generated<string>;
+  footer_message: Generated<string>;
+  message_background_color: Generated<string>;
+  message_font_color: Generated<string>;
+  /** 0 or 1. */
+  email_header_and_footer_enabled: Generated<number>;
+  updated_at: string;
+}
+
+/** A project integration (migration 025): its slug's settings as JSON, its event flags as columns (0 or 1). */
+export interface IntegrationsTable {
+  id: Generated<number>;
+  project_id: number;
+  slug: string;
+  active: Generated<number>;
+  /** The slug's settings, secrets included: a JSON object (areas/integrations/catalog.ts reads it). */
+  properties: Generated<string>;
+  push_events: Generated<number>;
+  issues_events: Generated<number>;
+  confidential_issues_events: Generated<number>;
+  merge_requests_events: Generated<number>;
+  tag_push_events: Generated<number>;
+  note_events: Generated<number>;
+  confidential_note_events: Generated<number>;
+  pipeline_events: Generated<number>;
+  wiki_page_events: Generated<number>;
+  job_events: Generated<number>;
+  commit_events: Generated<number>;
+  comment_on_event_enabled: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -24,6 +24,8 @@ import * as m021 from './021_epics.js';
 import * as m022 from './022_labels_todos_notifications.js';
 import * as m023 from './023_notes.js';
 import * as m024 from './024_scim.js';
+import * as m025 from './025_integrations.js';
+import * as m026 from './026_appearance.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -50,6 +52,8 @@ const migrations: Record<string, Migration> = {
   '022_labels_todos_notifications': m022,
   '023_notes': m023,
   '024_scim': m024,
+  '025_integrations': m025,
+  '026_appearance': m026,
 };
 
 export const migrationProvider: MigrationProvider = {
