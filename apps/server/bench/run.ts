@@ -7,12 +7,21 @@
 // (load.ts measureInTurn), and the medians are compared: the machine's speed drifts within a run.
 // Then the scale rows (scale.ts): lists of 10 and of 10,000 items, the larger as a share of the smaller.
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
+// Then the rows of document 2's lists (areaScale.ts): an issue's notes, a group's epics and the caller's to-dos
+// on 10 and on 10,000 items, each beside its ceiling.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale` or `projects`.
+// worker), `workers` (one per core), `scale`, `projects` or `areas`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  AREA_SCALE_PER_PAGE,
+  AREA_SCALE_SIZES,
+  areaScaleLists,
+  seedAreaScale,
+  writeAreaScaleFixtures,
+} from './areaScale.js';
 import {
   CONNECTIONS,
   drive,
@@ -342,6 +351,55 @@ async function runProjectScale(): Promise<void> {
   }
 }
 
+/**
+ * The rows of document 2's lists: each on 10 and on 10,000 items, one worker, measured in turn with the
+ * minimal Express route and its ceiling (the same route sending the 10-item page's body; both pages are of
+ * AREA_SCALE_PER_PAGE items of the same shape).
+ */
+async function runAreaScale(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-areas-'));
+  const fixtures = join(dataDir, 'fixtures.json');
+  await writeAreaScaleFixtures(join(SERVER_DIR, 'fixtures/demo.json'), fixtures);
+  // A first start loads the fixtures; the items go in while it is stopped.
+  await stop((await startServer(join(dataDir, 'data'), fixtures, 1, false)).child);
+  const seeding = performance.now();
+  seedAreaScale(join(dataDir, 'data'));
+  const seconds = ((performance.now() - seeding) / 1000).toFixed(1);
+  console.log(
+    `\nnotes, epics and to-dos at ${AREA_SCALE_SIZES.join(' and ')} items, production mode, 1 worker process (per_page=${AREA_SCALE_PER_PAGE}; items seeded in ${seconds} s)`,
+  );
+  const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
+  const calibration = await startMinimalExpress();
+  const [small, large] = AREA_SCALE_SIZES.map((size) => areaScaleLists(origin, size, BENCH_TOKEN));
+  for (const [index, smallList] of (small ?? []).entries()) {
+    const largeList = large?.[index];
+    if (!largeList) continue;
+    const sameBody = await calibration.sameBody(smallList.url, smallList.headers);
+    const [minimal = [], ceiling = [], smallResults = [], largeResults = []] = await inTurn([
+      calibration.minimal,
+      sameBody,
+      smallList,
+      largeList,
+    ]);
+    const baseline = medianRate(minimal);
+    const ceilingRate = medianRate(ceiling);
+    const smallResult = medianResult(smallResults);
+    const largeResult = medianResult(largeResults);
+    console.log(formatLoad('minimal Express', medianResult(minimal)));
+    console.log(
+      `${formatLoad(`${smallList.name} (${AREA_SCALE_SIZES[0]})`, smallResult, baseline)}${formatCeiling(smallResult.requestsPerSecond, ceilingRate, baseline)}`,
+    );
+    const share = ((largeResult.requestsPerSecond / smallResult.requestsPerSecond) * 100).toFixed(0);
+    const ofCeiling = ((largeResult.requestsPerSecond / ceilingRate) * 100).toFixed(0);
+    console.log(
+      `${formatLoad(`${largeList.name} (${AREA_SCALE_SIZES[1]})`, largeResult, baseline)}   ${share}% of ${AREA_SCALE_SIZES[0]}; ${ofCeiling}% of the ceiling`,
+    );
+  }
+  await calibration.stop();
+  await stop(child);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
 const cores = availableParallelism();
 console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections; each figure the median of ${ROUNDS} rounds of ${SECONDS / 2} s, measured in turn with what it is compared with, after ${WARM_UP_SECONDS} s of warm-up`,
@@ -374,3 +432,4 @@ if (ONLY === undefined || ONLY === 'workers') {
 }
 if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
+if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
