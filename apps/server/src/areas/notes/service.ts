@@ -17,6 +17,7 @@ import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
+import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { createMentionTodos, mentionedUserIds } from '../todos/index.js';
 import { awardEmojiName } from './emoji.js';
@@ -32,6 +33,7 @@ import {
   type NoteChanges,
   type NoteOrder,
   type NoteRow,
+  touchNoteable,
   updateNote,
 } from './store.js';
 
@@ -145,6 +147,13 @@ async function mentionReaders(
 
 /* Reads ------------------------------------------------------------------------------------------ */
 
+/**
+ * Presented pages of notes, kept until the database changes: a page's notes and their authors are read from
+ * the database alone, so a discussion polled between two writes reads nothing but its object (whose check
+ * of the caller's access runs every time, above). Shared between requests: never modified.
+ */
+const presentedPages = new CachedUntilDatabaseChange<Page<Note>>(200);
+
 export async function listObjectNotes(
   context: ServerContext,
   caller: Caller,
@@ -153,8 +162,12 @@ export async function listObjectNotes(
   window: PageWindow,
 ): Promise<Page<Note>> {
   const { noteable } = await noteableFor(context, caller, address, 'read_api');
-  const page = await listNotes(context.db, noteable, readsInternal(noteable), order, window);
-  return { items: await presentNotes(context.db, noteable, page.items), total: page.total };
+  const internal = readsInternal(noteable);
+  const key = JSON.stringify([noteable.type, noteable.id, noteable.iid, internal, order, window]);
+  return presentedPages.get(context.db, key, async () => {
+    const page = await listNotes(context.db, noteable, internal, order, window);
+    return { items: await presentNotes(context.db, noteable, page.items), total: page.total };
+  });
 }
 
 export async function getObjectNote(
@@ -221,6 +234,7 @@ export async function createObjectNote(
       // GitLab records a given creation time as the update time too.
       updated_at: createdAt,
     });
+    await touchNoteable(trx, noteable, now);
     await createMentionTodos(
       trx,
       text,
@@ -259,6 +273,7 @@ export async function updateObjectNote(
 
   const updated = await context.db.transaction().execute(async (trx) => {
     const note = await updateNote(trx, row.id, changes);
+    await touchNoteable(trx, noteable, note.updated_at);
     await createMentionTodos(
       trx,
       text,

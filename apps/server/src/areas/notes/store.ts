@@ -63,6 +63,30 @@ export function updateNote(db: Db, noteId: number, changes: NoteChanges): Promis
     .executeTakeFirstOrThrow();
 }
 
+/** The table of each kind of object a note is on. */
+const NOTEABLE_TABLES = {
+  Issue: 'issues',
+  MergeRequest: 'merge_requests',
+  Snippet: 'snippets',
+  Epic: 'epics',
+} as const;
+
+/**
+ * Sets the object's `updated_at` to the note's time (GitLab's Note#touch_noteable, after a note is saved):
+ * a comment is activity on the object, which lists sorted by `updated_at` show. Part of the note's write.
+ */
+export async function touchNoteable(
+  db: Db,
+  noteable: { type: keyof typeof NOTEABLE_TABLES; id: number },
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable(NOTEABLE_TABLES[noteable.type])
+    .set({ updated_at: at })
+    .where('id', '=', noteable.id)
+    .execute();
+}
+
 export async function deleteNote(db: Db, noteId: number): Promise<void> {
   await db.deleteFrom('notes').where('id', '=', noteId).execute();
 }

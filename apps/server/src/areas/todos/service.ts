@@ -7,6 +7,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, notFound } from '../../core/http/errors.js';
 import type { QueryParams } from '../../core/http/types.js';
+import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { presentTodos, type Todo } from './present.js';
 import { findUserTodo, listTodos, markAllTodosDone, markTodoDone, type TodoFilters } from './store.js';
@@ -71,6 +72,13 @@ async function filtersOf(context: ServerContext, caller: Caller, query: ListQuer
   return filters;
 }
 
+/**
+ * Presented pages of to-dos, kept until the database changes: a page shows its authors, projects, groups and
+ * targets (a dozen statements for a page of issues and epics), all read from the database alone, so a to-do
+ * list polled between two writes reads nothing. Shared between requests: never modified.
+ */
+const presentedPages = new CachedUntilDatabaseChange<Page<Todo>>(200);
+
 export async function listCallerTodos(
   context: ServerContext,
   caller: Caller,
@@ -81,8 +89,11 @@ export async function listCallerTodos(
   const user = requireUser(caller);
   requireScope(caller, 'read_api');
   const filters = await filtersOf(context, caller, query);
-  const page = await listTodos(context.db, user.id, filters, window);
-  return { items: await presentTodos(context, page.items, origin), total: page.total };
+  const key = JSON.stringify([user.id, filters, window, origin]);
+  return presentedPages.get(context.db, key, async () => {
+    const page = await listTodos(context.db, user.id, filters, window);
+    return { items: await presentTodos(context, page.items, origin), total: page.total };
+  });
 }
 
 export async function markCallerTodoDone(
