@@ -265,6 +265,24 @@ export async function loadFixturesIfEmpty(context: ServerContext, fixtures: Fixt
         })
         .execute();
     }
+    for (const integration of project.integrations ?? []) {
+      const flag = (value: boolean | undefined): number => (value ? 1 : 0);
+      await db
+        .insertInto('integrations')
+        .values({
+          project_id: id,
+          slug: integration.slug,
+          active: 1,
+          properties: JSON.stringify(integration.properties),
+          push_events: flag(integration.push_events),
+          tag_push_events: flag(integration.tag_push_events),
+          merge_requests_events: flag(integration.merge_requests_events),
+          pipeline_events: flag(integration.pipeline_events),
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
     const repoPath = context.storages.pathFor(context.storages.names[0] ?? 'default', id);
     await initBareRepository(repoPath, defaultBranch);
     if (project.repository)

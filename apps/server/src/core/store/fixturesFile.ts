@@ -9,6 +9,19 @@ export interface FixtureMember {
   access_level: number;
 }
 
+/**
+ * An active project integration (migration 025): its slug, its settings as the slug's PUT takes them (secrets
+ * included) and the event flags that are on (left out: off).
+ */
+export interface FixtureIntegration {
+  slug: string;
+  properties: Record<string, string | boolean>;
+  push_events?: boolean;
+  tag_push_events?: boolean;
+  merge_requests_events?: boolean;
+  pipeline_events?: boolean;
+}
+
 /** A project hook: its URL, secret token, event flags and push branch filter (GitLab's hook attributes). */
 export interface FixtureHook {
   url: string;
@@ -195,6 +208,8 @@ export interface Fixtures {
     merge_requests_enabled?: boolean;
     /** Webhooks of the project (the API only reads them); flags left out are off. */
     hooks?: FixtureHook[];
+    /** Active integrations of the project, one per slug. */
+    integrations?: FixtureIntegration[];
     /** Issues of the project, numbered 1, 2, 3 … (iid) in file order. */
     issues?: FixtureIssue[];
     /** Merge requests into the project, numbered 1, 2, 3 … (iid) in file order. */
