@@ -13,6 +13,8 @@ export interface ServerConfig {
   storageNames: string[];
   /** Server processes sharing the port (and the data directory); one of them also runs the jobs. */
   workers: number;
+  /** Where to write the conformance suite's configuration for the seeded fixtures, once listening. */
+  conformanceConfigPath: string | undefined;
 }
 
 export const DEMO_FIXTURES_PATH = new URL('../fixtures/demo.json', import.meta.url);
@@ -28,6 +30,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'validate-responses': { type: 'boolean' },
       storages: { type: 'string' },
       workers: { type: 'string' },
+      'write-conformance-config': { type: 'string' },
     },
     strict: true,
   });
@@ -39,6 +42,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     validateResponses: values['validate-responses'] ?? env.COLLAB_VALIDATE_RESPONSES === 'true',
     storageNames: (values.storages ?? env.COLLAB_STORAGES ?? 'default,secondary').split(',').filter(Boolean),
     workers: workerCount(values.workers ?? env.COLLAB_WORKERS),
+    conformanceConfigPath: values['write-conformance-config'],
   };
 }
 

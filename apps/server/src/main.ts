@@ -5,6 +5,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
+import { writeConformanceConfig } from './conformanceConfig.js';
 import { keepConnectionsAlive } from './core/http/connections.js';
 import { instanceSettings } from './core/instance.js';
 import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
@@ -12,6 +13,7 @@ import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
 const config = readConfig(process.argv.slice(2), process.env);
 const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
 const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
+if (config.conformanceConfigPath && !fixtures) throw new Error('--write-conformance-config needs --seed');
 
 /** Set by the primary for the one worker that runs the jobs. */
 const RUNS_JOBS_VARIABLE = 'COLLAB_RUNS_JOBS';
@@ -120,6 +122,12 @@ function printWelcome(port: number): void {
       : 'Tier: free (DELETE /projects/:id removes a project at once)',
   );
   if (fixtures) printTokens(fixtures);
+  if (config.conformanceConfigPath) {
+    if (fixtures) writeConformanceConfig(config.conformanceConfigPath, fixtures, origin);
+    console.log(
+      `Conformance config: ${config.conformanceConfigPath} (collab-conformance run --config ${config.conformanceConfigPath})`,
+    );
+  }
 }
 
 function printTokens({ users, groups }: Fixtures): void {

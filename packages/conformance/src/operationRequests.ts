@@ -1,10 +1,13 @@
 // Sending the requests built from the spec (requestCases.ts) and judging the answers against it, for the
 // spec-driven tests: which operations the server implements (the probe), one case sent as the administrator
 // (or anonymously), and a bounded number of them in flight at once.
+
+import { curlCommand } from './curl.js';
 import type { Case, RequestCases } from './requestCases.js';
 import { ResponseValidator } from './responseValidator.js';
 import type { JsonObject, OperationEntry, SpecIndex } from './specIndex.js';
 import type { Target } from './target.js';
+import { recordExchange } from './validatingFetch.js';
 
 export interface Answer {
   status: number;
@@ -53,7 +56,28 @@ export function operationRequests(
       typeof c.body === 'string' || c.body === undefined ? c.body : new Blob([new Uint8Array(c.body)]);
     const response = await fetch(url, { method: entry.method, headers, body });
     const text = entry.method === 'HEAD' ? '' : await response.text();
-    const { problems } = validator.check(entry.method, url, response.status, response.headers, text);
+    const { problems, violations } = validator.check(
+      entry.method,
+      url,
+      response.status,
+      response.headers,
+      text,
+    );
+    // Recorded like the validating fetch's exchanges, so the CLI's per-operation report counts them.
+    recordExchange({
+      operationId: entry.operationId,
+      method: entry.method,
+      url,
+      status: response.status,
+      problems,
+      violations,
+      curl: curlCommand({
+        method: entry.method,
+        url,
+        headers,
+        body: typeof c.body === 'string' ? c.body : undefined,
+      }),
+    });
     return { status: response.status, text, problems };
   }
 

@@ -1,7 +1,19 @@
 // A fetch that validates every response against the spec before the test sees it, and records which
 // operations were exercised with which statuses (the per-operation report is built from that record).
-import { ResponseValidator } from './responseValidator.js';
+// When COLLAB_CONFORMANCE_EXCHANGES names a file (the CLI's `run` sets it), every exchange is also appended
+// to it as one JSON line, with the test that made it: the CLI's reporter reads the file after the run.
+import { appendFileSync } from 'node:fs';
+import { curlCommand } from './curl.js';
+import { ResponseValidator, type Violation } from './responseValidator.js';
 import { loadSpecIndex } from './specIndex.js';
+
+/** The test running in this worker (set by the CLI's setup file, src/cli/setup.ts). */
+export interface TestRef {
+  /** Vitest's task id, as the reporter sees it. */
+  id: string;
+  /** The test file's absolute path. */
+  file: string;
+}
 
 export interface Exchange {
   operationId: string | undefined;
@@ -9,8 +21,12 @@ export interface Exchange {
   url: string;
   status: number;
   problems: string[];
+  /** The same as `problems`, structured: kind, body path or header, schema keyword. */
+  violations: Violation[];
   /** A curl command that repeats the request (the token masked). */
   curl: string;
+  /** The test that made the request; only the file during a file's hooks. */
+  test?: TestRef | { file: string } | undefined;
 }
 
 export class ContractViolation extends Error {
@@ -28,14 +44,19 @@ const validator = new ResponseValidator(index);
 /** Every exchange of this process, in order. */
 export const exchanges: Exchange[] = [];
 
-function curlOf(request: Request, body: string | undefined): string {
-  const parts = [`curl -i -X ${request.method}`];
-  request.headers.forEach((value, name) => {
-    parts.push(`-H '${name}: ${name.toLowerCase() === 'private-token' ? '<token>' : value}'`);
-  });
-  if (body) parts.push(`--data-raw '${body.replace(/'/g, `'\\''`)}'`);
-  parts.push(`'${request.url.replace(/private_token=[^&]+/, 'private_token=<token>')}'`);
-  return parts.join(' ');
+let currentTest: TestRef | { file: string } | undefined;
+/** Names the test (or, in hooks, the file) whose requests follow. */
+export function setCurrentTest(test: TestRef | { file: string } | undefined): void {
+  currentTest = test;
+}
+
+/** Keeps an exchange: in `exchanges`, and in the run's JSONL file when there is one. */
+export function recordExchange(exchange: Exchange): void {
+  exchange.test ??= currentTest;
+  exchanges.push(exchange);
+  const file = process.env.COLLAB_CONFORMANCE_EXCHANGES;
+  // One write per line, in append mode: the workers of a run share the file.
+  if (file) appendFileSync(file, `${JSON.stringify(exchange)}\n`);
 }
 
 export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typeof fetch {
@@ -47,7 +68,7 @@ export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typ
         : undefined;
     const response = await baseFetch(request);
     const text = request.method === 'HEAD' ? '' : await response.clone().text();
-    const { operation, problems } = validator.check(
+    const { operation, problems, violations } = validator.check(
       request.method,
       request.url,
       response.status,
@@ -60,9 +81,15 @@ export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typ
       url: request.url,
       status: response.status,
       problems,
-      curl: curlOf(request, requestBody),
+      violations,
+      curl: curlCommand({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: requestBody,
+      }),
     };
-    exchanges.push(exchange);
+    recordExchange(exchange);
     if (problems.length > 0) throw new ContractViolation(exchange);
     return response;
   };

@@ -1,0 +1,330 @@
+// The per-operation report of `collab-conformance run`: every operation of the bundled spec, passed, failed
+// or skipped with a reason, built from the recorded exchanges (which operation each request went to, and
+// what its response broke) and the test results; printed as a table, written as JSON and as JUnit XML.
+
+import type { Violation } from '../responseValidator.js';
+import type { OperationEntry } from '../specIndex.js';
+import type { Exchange } from '../validatingFetch.js';
+
+/** A test's result, as the run's reporter hands it over (independent of vitest's classes). */
+export interface TestOutcome {
+  id: string;
+  /** Absolute path of the test file. */
+  file: string;
+  name: string;
+  state: 'passed' | 'failed' | 'skipped';
+  errors: string[];
+}
+
+/** A test file that did not run, or failed as a whole (an error in a hook or at load). */
+export interface FileOutcome {
+  file: string;
+  /** Why it did not run (`skipped`), or its own errors (`failed`). */
+  state: 'skipped' | 'failed';
+  reason: string;
+}
+
+export interface Failure {
+  operationId: string | undefined;
+  /** `file › test name` of the test that saw it, when a test did. */
+  test?: string;
+  method?: string;
+  url?: string;
+  status?: number;
+  /** The test's assertion, or the contract violations as text. */
+  message: string;
+  violations: Violation[];
+  curl?: string;
+}
+
+export type OperationState = 'pass' | 'fail' | 'skip';
+
+export interface OperationResult {
+  operationId: string;
+  method: string;
+  path: string;
+  tag: string;
+  state: OperationState;
+  /** Why it was skipped. */
+  reason?: string;
+  /** How many requests went to it, and the statuses they got. */
+  requests: number;
+  statuses: number[];
+  failures: Failure[];
+}
+
+export interface Report {
+  baseUrl: string;
+  startedAt: string;
+  durationMs: number;
+  /** The --only pattern, when the run was limited. */
+  only?: string;
+  totals: { operations: number; passed: number; failed: number; skipped: number };
+  tests: { passed: number; failed: number; skipped: number };
+  operations: OperationResult[];
+  /** Failures no operation can be named for (a test that failed before any request, a file that could not load). */
+  unattributed: Failure[];
+  files: FileOutcome[];
+}
+
+export interface ReportInput {
+  baseUrl: string;
+  startedAt: Date;
+  durationMs: number;
+  operations: OperationEntry[];
+  exchanges: Exchange[];
+  tests: TestOutcome[];
+  files: FileOutcome[];
+  /** The operations the run was limited to (--only), and the pattern. */
+  only?: { pattern: string; selects(entry: OperationEntry): boolean };
+}
+
+/** Failures kept per operation in the report (the first ones; a broken server repeats itself). */
+const MAX_FAILURES = 20;
+
+function relative(file: string): string {
+  const at = file.lastIndexOf('/test/');
+  return at >= 0 ? file.slice(at + 1) : file;
+}
+
+function failureOf(exchange: Exchange, test: string | undefined, message?: string): Failure {
+  return {
+    operationId: exchange.operationId,
+    test,
+    method: exchange.method,
+    url: exchange.url,
+    status: exchange.status,
+    message: message ?? exchange.problems.join('; '),
+    violations: exchange.violations,
+    curl: exchange.curl,
+  };
+}
+
+export function buildReport(input: ReportInput): Report {
+  const byOperation = new Map<string, { requests: number; statuses: Set<number>; failures: Failure[] }>();
+  const slot = (operationId: string) => {
+    let entry = byOperation.get(operationId);
+    if (!entry) {
+      entry = { requests: 0, statuses: new Set(), failures: [] };
+      byOperation.set(operationId, entry);
+    }
+    return entry;
+  };
+  const unattributed: Failure[] = [];
+  const testName = new Map(input.tests.map((t) => [t.id, `${relative(t.file)} › ${t.name}`]));
+
+  // Every response that broke the contract fails its operation, whichever test (or hook) sent it.
+  const byTest = new Map<string, Exchange[]>();
+  const hooksByFile = new Map<string, Exchange[]>();
+  for (const exchange of input.exchanges) {
+    const ref = exchange.test;
+    if (ref && 'id' in ref) byTest.set(ref.id, [...(byTest.get(ref.id) ?? []), exchange]);
+    else if (ref) hooksByFile.set(ref.file, [...(hooksByFile.get(ref.file) ?? []), exchange]);
+    const name = ref && 'id' in ref ? testName.get(ref.id) : ref ? relative(ref.file) : undefined;
+    if (exchange.operationId === undefined) {
+      if (exchange.violations.length > 0) unattributed.push(failureOf(exchange, name));
+      continue;
+    }
+    const entry = slot(exchange.operationId);
+    entry.requests++;
+    entry.statuses.add(exchange.status);
+    if (exchange.violations.length > 0) entry.failures.push(failureOf(exchange, name));
+  }
+
+  // A test that failed on its own assertion (not a contract violation, already counted) is charged to the
+  // operation of its last request: a test checks the answer it just got.
+  for (const test of input.tests) {
+    if (test.state !== 'failed') continue;
+    const sent = byTest.get(test.id) ?? [];
+    if (sent.some((exchange) => exchange.violations.length > 0)) continue;
+    const last = sent.at(-1);
+    const name = `${relative(test.file)} › ${test.name}`;
+    const message = test.errors.join('\n') || 'failed';
+    if (last?.operationId) slot(last.operationId).failures.push(failureOf(last, name, message));
+    else if (last) unattributed.push(failureOf(last, name, message));
+    else unattributed.push({ operationId: undefined, test: name, message, violations: [] });
+  }
+  // A file that failed as a whole (a hook, or loading it): charged to the last request of its hooks.
+  for (const file of input.files) {
+    if (file.state !== 'failed') continue;
+    const sent = hooksByFile.get(file.file) ?? [];
+    if (sent.some((exchange) => exchange.violations.length > 0)) continue;
+    const last = sent.at(-1);
+    const failure: Failure = last
+      ? failureOf(last, relative(file.file), file.reason)
+      : { operationId: undefined, test: relative(file.file), message: file.reason, violations: [] };
+    if (last?.operationId) slot(last.operationId).failures.push(failure);
+    else unattributed.push(failure);
+  }
+
+  const skippedFiles = input.files.filter((file) => file.state === 'skipped');
+  const operations: OperationResult[] = input.operations.map((entry) => {
+    const seen = byOperation.get(entry.operationId);
+    const base = {
+      operationId: entry.operationId,
+      method: entry.method,
+      path: entry.template,
+      tag: String((entry.operation.tags as string[] | undefined)?.[0] ?? ''),
+      requests: seen?.requests ?? 0,
+      statuses: [...(seen?.statuses ?? [])].sort((a, b) => a - b),
+      failures: (seen?.failures ?? []).slice(0, MAX_FAILURES),
+    };
+    if (seen && seen.failures.length > 0) return { ...base, state: 'fail' };
+    if (seen) return { ...base, state: 'pass' };
+    return { ...base, state: 'skip', reason: skipReason(skippedFiles) };
+  });
+  const selected = input.only
+    ? operations.filter((_, i) => input.only?.selects(input.operations[i] as OperationEntry))
+    : operations;
+  // A limited run still reports failures of the operations outside it that its tests ran into.
+  const outside = input.only ? operations.filter((o) => o.state === 'fail' && !selected.includes(o)) : [];
+  const shown = [...selected, ...outside];
+
+  const count = (state: OperationState) => shown.filter((o) => o.state === state).length;
+  const tests = (state: TestOutcome['state']) => input.tests.filter((t) => t.state === state).length;
+  return {
+    baseUrl: input.baseUrl,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.durationMs,
+    ...(input.only ? { only: input.only.pattern } : {}),
+    totals: {
+      operations: shown.length,
+      passed: count('pass'),
+      failed: count('fail'),
+      skipped: count('skip'),
+    },
+    tests: { passed: tests('passed'), failed: tests('failed'), skipped: tests('skipped') },
+    operations: shown,
+    unattributed,
+    files: input.files,
+  };
+}
+
+function skipReason(skippedFiles: FileOutcome[]): string {
+  const why = ['not exercised by any test'];
+  if (skippedFiles.length > 0)
+    why.push(
+      `${skippedFiles.length} test file(s) did not run: ${skippedFiles.map((f) => `${relative(f.file)} (${f.reason})`).join(', ')}`,
+    );
+  return why.join('; ');
+}
+
+/** Whether a run failed: any failed operation, or any failure no operation could be named for. */
+export function failed(report: Report): boolean {
+  return report.totals.failed > 0 || report.unattributed.length > 0 || report.tests.failed > 0;
+}
+
+// --- Terminal output -------------------------------------------------------------------------------------
+
+const MARK: Record<OperationState, string> = { pass: 'pass', fail: 'FAIL', skip: 'skip' };
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function describeViolation(violation: Violation): string {
+  const where = [
+    violation.kind,
+    violation.path !== undefined ? `at ${violation.path || '(root)'}` : undefined,
+    violation.keyword ? `keyword ${violation.keyword}` : undefined,
+    violation.schemaPath ? `(${violation.schemaPath})` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return `${where}: ${violation.message}`;
+}
+
+/** The per-operation table, then every failure with its violations and curl command, then the totals. */
+export function formatReport(report: Report): string {
+  const lines: string[] = [];
+  const idWidth = Math.max(11, ...report.operations.map((o) => o.operationId.length));
+  const pathWidth = Math.max(4, ...report.operations.map((o) => o.method.length + 1 + o.path.length));
+  lines.push(`${pad('result', 6)}  ${pad('operation', idWidth)}  ${pad('request', pathWidth)}  detail`);
+  for (const o of report.operations) {
+    const detail =
+      o.state === 'skip'
+        ? (o.reason ?? '')
+        : `${o.requests} request(s), status ${o.statuses.join(', ')}${o.state === 'fail' ? `; ${o.failures.length} failure(s)` : ''}`;
+    lines.push(
+      `${pad(MARK[o.state], 6)}  ${pad(o.operationId, idWidth)}  ${pad(`${o.method} ${o.path}`, pathWidth)}  ${detail}`,
+    );
+  }
+  const failures = [...report.operations.flatMap((o) => o.failures), ...report.unattributed];
+  if (failures.length > 0) {
+    lines.push('', `Failures (${failures.length}):`);
+    for (const f of failures) {
+      lines.push('', `✗ ${f.operationId ?? '(no operation)'}${f.test ? `  [${f.test}]` : ''}`);
+      if (f.method) lines.push(`  ${f.method} ${f.url} → ${f.status}`);
+      for (const violation of f.violations) lines.push(`  - ${describeViolation(violation)}`);
+      if (f.violations.length === 0)
+        for (const line of f.message.split('\n').slice(0, 12)) lines.push(`  ${line}`);
+      if (f.curl) lines.push(`  reproduce: ${f.curl}`);
+    }
+  }
+  const failedFiles = report.files.filter((f) => f.state === 'failed');
+  for (const f of failedFiles)
+    lines.push('', `test file ${relative(f.file)} failed: ${f.reason.split('\n')[0]}`);
+  const t = report.totals;
+  lines.push(
+    '',
+    `${t.operations} operations${report.only ? ` (--only ${report.only})` : ''}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped` +
+      ` · tests ${report.tests.passed} passed, ${report.tests.failed} failed, ${report.tests.skipped} skipped` +
+      ` · ${(report.durationMs / 1000).toFixed(1)} s`,
+  );
+  return lines.join('\n');
+}
+
+// --- JUnit XML -------------------------------------------------------------------------------------------
+
+function xml(text: string): string {
+  // XML 1.0 has no place for control characters other than tab, newline and carriage return.
+  const printable = [...text].filter(
+    (c) => c.charCodeAt(0) >= 0x20 || c === '\t' || c === '\n' || c === '\r',
+  );
+  return printable
+    .join('')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+function failureText(f: Failure): string {
+  return [
+    f.test ? `test: ${f.test}` : undefined,
+    f.method ? `${f.method} ${f.url} → ${f.status}` : undefined,
+    ...f.violations.map((v) => `- ${describeViolation(v)}`),
+    f.violations.length === 0 ? f.message : undefined,
+    f.curl ? `reproduce: ${f.curl}` : undefined,
+  ]
+    .filter((line) => line !== undefined)
+    .join('\n');
+}
+
+/** One test case per operation (classname: its tag), failed with its failures or skipped with the reason. */
+export function junitReport(report: Report): string {
+  const cases = report.operations.map((o) => {
+    const open = `    <testcase classname="${xml(o.tag || 'operations')}" name="${xml(`${o.operationId} (${o.method} ${o.path})`)}" time="0">`;
+    if (o.state === 'skip')
+      return `${open}\n      <skipped message="${xml(o.reason ?? '')}"/>\n    </testcase>`;
+    if (o.state === 'pass') return `${open}</testcase>`;
+    const first = o.failures[0];
+    return `${open}\n      <failure message="${xml(first?.message.split('\n')[0] ?? 'failed')}" type="ContractViolation">${xml(o.failures.map(failureText).join('\n\n'))}</failure>\n    </testcase>`;
+  });
+  for (const f of report.unattributed) {
+    cases.push(
+      `    <testcase classname="unattributed" name="${xml(f.test ?? 'failure')}" time="0">\n      <failure message="${xml(f.message.split('\n')[0] ?? '')}">${xml(failureText(f))}</failure>\n    </testcase>`,
+    );
+  }
+  const t = report.totals;
+  const failures = t.failed + report.unattributed.length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="collab-conformance" tests="${cases.length}" failures="${failures}" skipped="${t.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="operations" timestamp="${report.startedAt}" tests="${cases.length}" failures="${failures}" skipped="${t.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
