@@ -12,12 +12,14 @@ export {
   labelFilter,
   labelsOf,
   NO_TIME_STATS,
+  presentAcrossProjects,
   presentUser,
   searchCondition,
   taskCompletion,
   usersById,
   usersOf,
 } from './issuables.js';
+export { type Issue, presentIssuesById } from './present.js';
 export { iidsQuery, integerQuery, orderQuery } from './routes.js';
 export { findReadableIssue } from './service.js';
 export { type IssueRow, nextInternalId } from './store.js';

@@ -46,6 +46,44 @@ export async function usersById(db: Db, ids: readonly number[]): Promise<Map<num
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** `group/subgroup/project` of each project, by ID, in one query (issuables of several projects). */
+async function projectPathsById(db: Db, projectIds: readonly number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(projectIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('projects as p')
+    .innerJoin('groups as g', 'g.id', 'p.namespace_id')
+    .select(['p.id', 'p.path', 'g.full_path'])
+    .where('p.id', 'in', unique)
+    .execute();
+  return new Map(rows.map((row) => [row.id, `${row.full_path}/${row.path}`]));
+}
+
+/**
+ * Issuables of several projects (a to-do list's targets) presented by a presenter of one project's page, by
+ * ID: the rows grouped by project, each group presented with its project's full path.
+ */
+export async function presentAcrossProjects<Row extends { id: number; project_id: number }, Body>(
+  db: Db,
+  rows: readonly Row[],
+  present: (rows: Row[], projectId: number, fullPath: string) => Promise<Body[]>,
+): Promise<Map<number, Body>> {
+  const paths = await projectPathsById(
+    db,
+    rows.map((row) => row.project_id),
+  );
+  const presented = new Map<number, Body>();
+  for (const [projectId, fullPath] of paths) {
+    const ofProject = rows.filter((row) => row.project_id === projectId);
+    const bodies = await present(ofProject, projectId, fullPath);
+    for (const [index, row] of ofProject.entries()) {
+      const body = bodies[index];
+      if (body !== undefined) presented.set(row.id, body);
+    }
+  }
+  return presented;
+}
+
 /** The label names of each issuable of the page, sorted (GitLab sorts them by title). */
 export async function labelsOf(
   db: Db,

@@ -7,12 +7,13 @@ import {
   type IssuableUser,
   labelsOf,
   NO_TIME_STATS,
+  presentAcrossProjects,
   presentUser,
   taskCompletion,
   usersById,
   usersOf,
 } from './issuables.js';
-import type { IssueRow } from './store.js';
+import { type IssueRow, issuesById } from './store.js';
 
 export type Issue = Schemas['Issue'];
 
@@ -60,6 +61,20 @@ export async function presentIssues(
     }
     return issue;
   });
+}
+
+/**
+ * The issues with these IDs, of any projects, as the list shows them (GitLab's Entities::Issue, which other
+ * objects embed: a to-do's target), by ID; a missing one is left out. A few queries per project.
+ */
+export async function presentIssuesById(
+  db: Db,
+  ids: readonly number[],
+  origin: string,
+): Promise<Map<number, Issue>> {
+  return presentAcrossProjects(db, await issuesById(db, ids), (rows, projectId, fullPath) =>
+    presentIssues(db, rows, { projectId, fullPath, origin }),
+  );
 }
 
 function issueBody(

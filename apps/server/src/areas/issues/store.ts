@@ -77,6 +77,16 @@ export function listIssues(
   );
 }
 
+/** The issues with these IDs, of any project (a missing one is left out). */
+export function issuesById(db: Db, ids: readonly number[]): Promise<IssueRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('issues')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
 export function findIssue(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
   return db
     .selectFrom('issues')

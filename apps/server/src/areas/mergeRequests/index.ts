@@ -3,5 +3,6 @@ import type { Area } from '../../core/area.js';
 import { mergeRequestsRouter } from './routes.js';
 
 export const mergeRequestsArea: Area = { name: 'mergeRequests', router: mergeRequestsRouter };
+export { type MergeRequest, presentMergeRequestsById } from './present.js';
 export { findReadableMergeRequest } from './service.js';
 export type { MergeRequestRow } from './store.js';

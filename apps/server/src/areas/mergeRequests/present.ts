@@ -6,12 +6,13 @@ import {
   type IssuableUser,
   labelsOf,
   NO_TIME_STATS,
+  presentAcrossProjects,
   presentUser,
   taskCompletion,
   usersById,
   usersOf,
 } from '../issues/index.js';
-import type { MergeRequestRow } from './store.js';
+import { type MergeRequestRow, mergeRequestsById } from './store.js';
 
 export type MergeRequest = Schemas['MergeRequest'];
 
@@ -116,6 +117,20 @@ export async function presentMergeRequests(
       imported_from: 'none',
     };
   });
+}
+
+/**
+ * The merge requests with these IDs, of any projects, as the list shows them (the basic fields, which other
+ * objects embed: a to-do's target), by ID; a missing one is left out. A few queries per project.
+ */
+export async function presentMergeRequestsById(
+  db: Db,
+  ids: readonly number[],
+  origin: string,
+): Promise<Map<number, MergeRequest>> {
+  return presentAcrossProjects(db, await mergeRequestsById(db, ids), (rows, _projectId, fullPath) =>
+    presentMergeRequests(db, rows, { fullPath, origin }),
+  );
 }
 
 /** The fields only single reads have. */

@@ -25,6 +25,16 @@ export interface MergeRequestOrder {
   sort: 'asc' | 'desc';
 }
 
+/** The merge requests with these IDs, of any project (a missing one is left out). */
+export function mergeRequestsById(db: Db, ids: readonly number[]): Promise<MergeRequestRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
 /** One page of the project's merge requests; the order's ties broken by ID, the same way. */
 export function listMergeRequests(
   db: Db,
