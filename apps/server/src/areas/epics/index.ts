@@ -7,9 +7,10 @@ import { epicsRouter } from './routes.js';
 import './todo.js';
 
 export const epicsArea: Area = { name: 'epics', router: epicsRouter };
+// The feature flag behind confidential epics is one of the server's switches (core/switches.ts).
+export { CONFIDENTIAL_EPICS_FEATURE } from '../../core/switches.js';
 export type { Epic } from './present.js';
 export {
-  CONFIDENTIAL_EPICS_FEATURE,
   type EpicStateChange,
   type EpicStateListener,
   findReadableEpic,

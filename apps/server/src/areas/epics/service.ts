@@ -11,7 +11,7 @@ import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http
 import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
-import { isFeatureEnabled } from '../features/index.js';
+import { confidentialEpics, epicsAvailable } from '../../core/switches.js';
 import { labelNames } from './labels.js';
 import { type Epic, type EpicView, presentEpics } from './present.js';
 import {
@@ -38,9 +38,6 @@ type UpdateEpicRequest = RequestBody<'updateEpic'>;
 
 /** GitLab's limit of nested epics (Epic::MAX_HIERARCHY_DEPTH). */
 const MAX_HIERARCHY_DEPTH = 7;
-
-/** The feature flag behind confidential epics: off, `confidential` is ignored (GitLab's confidential_epics). */
-export const CONFIDENTIAL_EPICS_FEATURE = 'confidential_epics';
 
 /** The update parameters of which at least one must be given (GitLab's at_least_one_of). */
 const UPDATE_FIELDS = [
@@ -72,7 +69,7 @@ export async function epicGroup(
   requireUser(caller);
   requireScope(caller, scope);
   const access = await resolveGroup(context.db, caller, idOrPath);
-  if (context.instance.tier !== 'premium') throw forbidden();
+  if (!epicsAvailable(context)) throw forbidden();
   return access;
 }
 
@@ -94,7 +91,7 @@ async function epicByIid(context: ServerContext, access: GroupAccess, iid: numbe
 }
 
 function confidentialEpicsEnabled(db: Db, group: GroupRow): Promise<boolean> {
-  return isFeatureEnabled(db, CONFIDENTIAL_EPICS_FEATURE, { type: 'Group', id: group.id });
+  return confidentialEpics({ db }, group.id);
 }
 
 /** How one epic of the group is shown to the caller (single reads and writes). */

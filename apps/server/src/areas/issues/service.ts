@@ -21,6 +21,7 @@ import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
+import { multipleIssueAssignees } from '../../core/switches.js';
 import { issueStateChanged } from './events.js';
 import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from './issuables.js';
 import { type Issue, presentIssues } from './present.js';
@@ -200,7 +201,7 @@ async function assignableUsers(
     const level = await projectAccessLevel(context.db, user, project);
     if (canSee(user, project.visibility, level)) assignable.push(row.id);
   }
-  return context.instance.tier === 'premium' ? assignable : assignable.slice(0, 1);
+  return multipleIssueAssignees(context) ? assignable : assignable.slice(0, 1);
 }
 
 /** The assignee IDs a request gives (`assignee_ids` wins over the deprecated `assignee_id`), if any. */

@@ -10,6 +10,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { ApiError } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
+import { epicNotificationEvent } from '../../core/switches.js';
 import { findSetting, type SettingKey, type SourceType, saveSetting, userEmails } from './store.js';
 
 type NotificationSettings = Schemas['NotificationSettings'];
@@ -39,7 +40,7 @@ const EVENTS = [
 ] as const satisfies readonly (keyof NotificationEvents)[];
 
 function eventNames(context: ServerContext): (keyof NotificationEvents)[] {
-  return context.instance.tier === 'premium' ? [...EVENTS, 'new_epic'] : [...EVENTS];
+  return epicNotificationEvent(context) ? [...EVENTS, 'new_epic'] : [...EVENTS];
 }
 
 interface Current {

@@ -17,8 +17,9 @@ import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { QueryParams, RequestBody, Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import { pipelineTestReport } from '../../core/switches.js';
 import type { FeatureActor } from '../features/index.js';
-import { isFeatureEnabled, userActor } from '../features/index.js';
+import { userActor } from '../features/index.js';
 import { CI_CONFIG_PATH, type CiTestSuite, parseCiConfig } from './config.js';
 import { pipelineStatusChanged } from './events.js';
 import {
@@ -35,8 +36,6 @@ export type PipelineVariable = Schemas['PipelineVariable'];
 export type CreatePipelineBody = RequestBody<'createPipeline'>;
 export type ListPipelinesQuery = QueryParams<'listPipelines'>;
 
-/** The feature flag the test report sits behind; off unless an administrator turns it on. */
-export const TEST_REPORT_FEATURE = 'pipeline_test_report';
 const ZERO_SHA = '0'.repeat(40);
 const VARIABLE_KEY = /^[A-Za-z0-9_]{1,255}$/;
 
@@ -419,7 +418,8 @@ export async function getPipelineTestReport(
     ),
     ...(caller.user ? [userActor(caller.user)] : []),
   ];
-  if (!(await isFeatureEnabled(context.db, TEST_REPORT_FEATURE, actors))) throw notFound();
+  // Behind a feature flag (core/switches.ts), off unless an administrator turns it on.
+  if (!(await pipelineTestReport(context, actors))) throw notFound();
   // Only jobs that ran have results; a job still waiting or running adds nothing yet.
   const jobs = await context.db
     .selectFrom('pipeline_jobs')

@@ -11,6 +11,7 @@ import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import { nowIso } from '../../core/store/database.js';
+import { delayedProjectDeletion } from '../../core/switches.js';
 import { PROJECT_DELETION_JOB, type ProjectDeletionPayload, purgeProject } from './deletion.js';
 
 const DAY_MS = 86_400_000;
@@ -52,7 +53,8 @@ export async function deleteProject(
   projectId: string,
 ): Promise<void> {
   const { project } = await resolveForOwner(context, caller, projectId);
-  if (context.instance.tier !== 'premium') {
+  const delayed = delayedProjectDeletion(context);
+  if (!delayed) {
     await purgeProject(context, project.id);
     return;
   }
@@ -66,7 +68,7 @@ export async function deleteProject(
       .execute();
     const payload: ProjectDeletionPayload = { projectId: project.id, markedAt };
     await context.jobs.enqueue(PROJECT_DELETION_JOB, payload, {
-      delayMs: context.instance.deletionAdjournedPeriodDays * DAY_MS,
+      delayMs: delayed.delayDays * DAY_MS,
       executor: trx,
     });
   });
@@ -82,7 +84,7 @@ export async function restoreProject(
   projectId: string,
 ): Promise<ProjectAccess> {
   const access = await resolveForOwner(context, caller, projectId);
-  if (context.instance.tier !== 'premium') throw notFound();
+  if (!delayedProjectDeletion(context)) throw notFound();
   if (!access.project.marked_for_deletion_at) throw badRequest('Project has not been marked for deletion');
   await context.db
     .updateTable('projects')

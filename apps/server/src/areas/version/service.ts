@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
+import { higherTier } from '../../core/switches.js';
 
 /** The GitLab release whose API v4 the spec mirrors (the sources its "not shown" parts follow). */
 export const GITLAB_API_VERSION = '17.0.0';
@@ -34,6 +35,6 @@ export function getVersion(context: ServerContext, caller: Caller): Version {
     version: GITLAB_API_VERSION,
     revision: REVISION,
     kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
-    enterprise: context.instance.tier !== 'free',
+    enterprise: higherTier(context),
   };
 }
