@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 /**
  * New for every test file on every run: the time in base 36 and four random hex digits, so two files that
  * load in the same millisecond still differ. Lower-case letters and digits only, which fits every name the
- * API takes (feature names, project paths, branch names).
+ * API takes (feature names, project paths, branch names). COLLAB_CONFORMANCE_RUN (1-16 of those characters)
+ * sets it: `collab-conformance fuzz` derives it from its seed, so a seed names the same requests every time.
  */
-export const RUN = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+export const RUN = /^[a-z0-9]{1,16}$/.test(process.env.COLLAB_CONFORMANCE_RUN ?? '')
+  ? (process.env.COLLAB_CONFORMANCE_RUN as string)
+  : `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
