@@ -1,0 +1,142 @@
+// gitbeaker's `Integrations` resource (@gitbeaker/rest) against the server: `all`, `edit`, `show` and
+// `disable`, which call `/projects/:id/integrations/…` (GitLab's name since 14.0), with camelCase options sent
+// as a snake_case JSON body and a JSON `{}` body on the DELETE. The slugs gitbeaker knows by name are those
+// without a brand (emails-on-push, external-wiki, custom-issue-tracker); a de-branded one is passed as it is.
+// Every response of the API also goes through the suite's validating fetch (the spec's contract).
+//
+// On a shared server the file changes only the project it creates (its name carries RUN).
+import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTarget, type Role, RUN, type Target, validatingFetch } from '../src/index.js';
+
+type Api = Gitlab<false>;
+type IntegrationName = Parameters<Api['Integrations']['edit']>[1];
+
+let target: Target;
+const apis = new Map<Role, Api>();
+/** gitbeaker as one of the config's roles (one client each, as an application would hold it). */
+function as(role: Role): Api {
+  let api = apis.get(role);
+  if (!api) {
+    api = new Gitlab({ host: target.config.baseUrl, token: target.config.tokens[role] });
+    apis.set(role, api);
+  }
+  return api;
+}
+
+const originalFetch = globalThis.fetch;
+/** A public project of this run in `namespace`, created by the owner through gitbeaker. */
+let project: { id: number; path_with_namespace: string };
+
+/** The HTTP status of a refused gitbeaker call (it throws a GitbeakerRequestError carrying the response). */
+async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GitbeakerRequestError);
+    const cause = (error as GitbeakerRequestError).cause;
+    return { status: cause?.response.status ?? 0, message: cause?.description ?? '' };
+  }
+  throw new Error('the call succeeded; a refusal was expected');
+}
+
+beforeAll(async () => {
+  target = await openTarget();
+  // gitbeaker calls the global fetch: the API's responses go through the validating one.
+  const validating = validatingFetch(originalFetch);
+  const api = `${target.config.baseUrl}/api/v4/`;
+  globalThis.fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    return url.startsWith(api) ? validating(input, init) : originalFetch(input, init);
+  };
+  const group = await as('owner').Groups.show(target.config.fixtures.namespace);
+  project = (await as('owner').Projects.create({
+    path: `gitbeaker-integrations-${RUN}`,
+    namespaceId: group.id,
+    visibility: 'public',
+  })) as typeof project;
+});
+afterAll(async () => {
+  globalThis.fetch = originalFetch;
+  await target?.close();
+});
+
+describe('Integrations', () => {
+  it('edits, shows, lists and disables emails-on-push (camelCase options)', async () => {
+    const edited = await as('maintainer').Integrations.edit(project.id, 'emails-on-push', {
+      recipients: 'dev@example.com ops@example.com',
+      disableDiffs: true,
+      branchesToBeNotified: 'default',
+      tagPushEvents: false,
+    });
+    expect(edited).toMatchObject({
+      slug: 'emails-on-push',
+      active: true,
+      push_events: true,
+      tag_push_events: false,
+      properties: {
+        recipients: 'dev@example.com ops@example.com',
+        disable_diffs: true,
+        send_from_committer_email: false,
+        branches_to_be_notified: 'default',
+      },
+    });
+    const shown = await as('owner').Integrations.show(project.path_with_namespace, 'emails-on-push');
+    expect(shown).toEqual(edited);
+    const all = await as('maintainer').Integrations.all(project.id);
+    expect(all.map((integration) => integration.slug)).toEqual(['emails-on-push']);
+    expect(all[0]).not.toHaveProperty('properties');
+
+    await as('maintainer').Integrations.disable(project.id, 'emails-on-push');
+    expect(await as('maintainer').Integrations.all(project.id)).toEqual([]);
+    expect(await refusal(as('maintainer').Integrations.show(project.id, 'emails-on-push'))).toMatchObject({
+      status: 404,
+    });
+  });
+
+  it('sets up external-wiki and custom-issue-tracker; a team chat keeps its webhook secret', async () => {
+    await as('maintainer').Integrations.edit(project.id, 'external-wiki', {
+      externalWikiUrl: 'https://wiki.example.com/site',
+    });
+    await as('maintainer').Integrations.edit(project.id, 'custom-issue-tracker', {
+      newIssueUrl: 'https://issues.example.com/new',
+      issuesUrl: 'https://issues.example.com/:id',
+      projectUrl: 'https://issues.example.com',
+    });
+    const webhook = `https://chat.example.com/hooks/${RUN}`;
+    const chat = await as('maintainer').Integrations.edit(project.id, 'team-chat-c' as IntegrationName, {
+      webhook,
+      notifyOnlyDefaultBranch: true,
+      pipelineEvents: true,
+    });
+    expect(chat.properties).toEqual({
+      notify_only_broken_pipelines: true,
+      branches_to_be_notified: 'default',
+      notify_only_default_branch: true,
+    });
+    expect(JSON.stringify(chat)).not.toContain(webhook);
+    const wiki = await as('maintainer').Integrations.show(project.id, 'external-wiki');
+    expect(wiki.properties).toEqual({ external_wiki_url: 'https://wiki.example.com/site' });
+    const slugs = (await as('owner').Integrations.all(project.id)).map((integration) => integration.slug);
+    expect(slugs).toEqual(['external-wiki', 'custom-issue-tracker', 'team-chat-c']);
+  });
+
+  it('refuses a missing required setting (400), a developer (403) and a wrong token (401)', async () => {
+    expect(
+      await refusal(as('maintainer').Integrations.edit(project.id, 'emails-on-push', { disableDiffs: true })),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await refusal(
+        as('developer').Integrations.edit(project.id, 'external-wiki', {
+          externalWikiUrl: 'https://wiki.example.com',
+        }),
+      ),
+    ).toMatchObject({ status: 403 });
+    expect(await refusal(as('developer').Integrations.all(project.id))).toMatchObject({ status: 403 });
+    const stranger = new Gitlab({ host: target.config.baseUrl, token: `no-such-token-${RUN}` });
+    expect(await refusal(stranger.Integrations.all(project.id))).toEqual({
+      status: 401,
+      message: '401 Unauthorized',
+    });
+  });
+});
