@@ -7,7 +7,7 @@
 // maintainer) is a developer of every second new group, so that membership decides what a page holds.
 // Projects need no repository for a list: nothing is committed.
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../src/core/store/sqliteDriver.js';
 
 export const PROJECT_SCALE_SIZES = [10, 10_000] as const;
 /** The page size of the project list rows: the API's default. */

@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { sshString } from '../src/areas/deployKeys/sshKeys.testSupport.js';
+import { SQLite } from '../src/core/store/sqliteDriver.js';
 
 export const SCALE_SIZES = [10, 10_000] as const;
 /** Both projects are read with this page size, so that only the collection differs. */

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../store/database.js';
+import { SQLite } from '../store/sqliteDriver.js';
 import { JobQueue } from './queue.js';
 
 let dataDir: string;

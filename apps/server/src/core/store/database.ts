@@ -1,10 +1,10 @@
 // Opens the embedded SQLite database (a file under the data directory) behind Kysely and applies migrations.
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { trackDatabaseVersion } from './databaseVersion.js';
 import { migrationProvider } from './migrations/index.js';
+import { SQLite } from './sqliteDriver.js';
 import { withStatementCache } from './statementCache.js';
 import type { Database } from './tables.js';
 import { BLOCKING_BUSY_TIMEOUT_MS, WriteLockingSqliteDialect } from './writeLocking.js';

@@ -3,14 +3,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from './database.js';
+import { SQLite, type SqliteDatabase } from './sqliteDriver.js';
 import { isBusyError, retryWhileBusy } from './writeLocking.js';
 
 let dataDir: string;
 let db: Db;
-let other: SQLite.Database;
+let other: SqliteDatabase;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'collab-write-lock-'));
