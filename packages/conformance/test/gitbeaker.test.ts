@@ -12,8 +12,8 @@
 // (/projects/:id/repository_storage_moves). gitbeaker calls two paths wrongly: GroupLabels.subscribe and
 // unsubscribe (/groups/:id/issues/:label_id/subscribe) and Epics.createTodo (/epics/:iid/todos, GitLab's is
 // /todo). Project hooks, members and groups are read-only here: the server serves no writes of them. Not yet
-// served (the catch-all 404 answers them): SCIM, integrations and the appearance (ApplicationAppearance,
-// whose gitbeaker path is misspelt `application/appearence` anyway).
+// served (the catch-all 404 answers them): SCIM and the appearance (ApplicationAppearance, whose gitbeaker
+// path is misspelt `application/appearence` anyway). Integrations: gitbeakerIntegrations.test.ts.
 //
 // On a shared server the file changes only projects it creates (names with RUN); the requests it makes on
 // fixture groups are denied again, and the one approval into a fixture group runs only on its own server.

@@ -301,6 +301,19 @@ describe('settings', () => {
     await expectStatus('maintainer', 'DELETE', slugPath(project, 'integrations', 'emails-on-push'), 204);
   });
 
+  it("refuses a blank required setting and a URL that is not one (400, in the models' words)", async () => {
+    const blank = await call('maintainer', 'PUT', slugPath(project, 'integrations', 'team-inbox-a'), {
+      token: '',
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.body).toEqual({ message: { token: ["can't be blank"] } });
+    const notUrl = await call('maintainer', 'PUT', slugPath(project, 'services', 'team-chat-b'), {
+      webhook: 'chat.example.com/hook',
+    });
+    expect(notUrl.status).toBe(400);
+    expect(notUrl.body).toEqual({ message: { webhook: ['is invalid'] } });
+  });
+
   it('refuses a value outside branches_to_be_notified (400)', async () => {
     const answer = await call('maintainer', 'PUT', slugPath(project, 'services', 'emails-on-push'), {
       recipients: 'a@example.com',
