@@ -28,7 +28,7 @@ export async function createBranch() {
   const branch = await unwrap(
     api.POST('/projects/{id}/repository/branches', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { branch: 'main', ref: 'main' },
+      body: { branch: 'feature/login', ref: 'main' },
     }),
   );
   console.log(branch.web_url, branch.name);

@@ -1,7 +1,7 @@
 // Builds the reference docs: type-checks the example files, takes each operation's sample from them into a
-// copy of the bundled spec (dist/openapi.json, `x-codeSamples`), and renders that copy with
-// `redocly build-docs` into dist/index.html. Fails when a sample does not compile, an operation has no
-// sample, or a sample names an operation the spec does not have.
+// copy of the bundled spec (dist/openapi.json, `x-codeSamples`), renders that copy with `redocly build-docs`
+// into dist/index.html and makes its prerendered menu links hash links (hashLinks.mjs). Fails when a sample
+// does not compile, an operation has no sample, or a sample names an operation the spec does not have.
 //
 //   node scripts/build.mjs                    type-check, check, render
 //   node scripts/build.mjs --check            type-check and check only (no rendering)
@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundledSpecJsonPath } from '@collab/spec';
+import { pathStyleLinks, withHashLinks } from './hashLinks.mjs';
 import { readRegions, samplesFor, withCodeSamples } from './samples.mjs';
 
 const docsDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,3 +66,11 @@ execFileSync(
   ],
   { cwd: docsDir, stdio: 'inherit' },
 );
+
+// 4. The prerendered menu links as the hash links Redoc routes by, so a copied or reloaded link stays in /docs.
+const page = join(distDir, 'index.html');
+const html = withHashLinks(readFileSync(page, 'utf8'));
+const left = pathStyleLinks(html);
+if (left.length > 0) fail('path-style links left in the page:', left);
+writeFileSync(page, html);
+console.log('docs: menu links are hash links (/docs#/<tag>/<operation>)');
