@@ -29,7 +29,7 @@ const operations = Object.entries(document.paths).flatMap(([path, item]) =>
 );
 
 describe('the bundled spec', () => {
-  it('holds the 197 operations of the two seed documents and the GitLab v4 entry points, each with a unique operationId', () => {
+  it('holds the 197 operations of the two seed documents, the GitLab v4 entry points and the integrations under their current name, each with a unique operationId', () => {
     // The entry points every client calls first, which the seeds leave "not shown" (issue 17, point 2).
     const entryPoints = [
       'getVersion',
@@ -61,7 +61,20 @@ describe('the bundled spec', () => {
       const entry = operations.find(({ operation }) => operation.operationId === id);
       expect(entry?.operation['x-source'], id).toBe('gitlab-v4');
     }
-    expect(operations).toHaveLength(197 + entryPoints.length);
+    // Every integration operation also under GitLab's current name, /projects/:id/integrations (issue 19).
+    const integrationAliases = operations.filter(({ path }) =>
+      path.startsWith('/projects/{id}/integrations'),
+    );
+    for (const { path, method, operation } of integrationAliases) {
+      expect(operation['x-source'], operation.operationId as string).toBe('gitlab-v4');
+      const seedPath = path.replace('/integrations', '/services');
+      expect(
+        operations.some((other) => other.path === seedPath && other.method === method),
+        path,
+      ).toBe(true);
+    }
+    expect(integrationAliases).toHaveLength(46);
+    expect(operations).toHaveLength(197 + entryPoints.length + integrationAliases.length);
   });
 
   it('gives every operation exactly one defined tag, a summary, a description and security', () => {
