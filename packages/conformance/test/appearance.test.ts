@@ -61,7 +61,7 @@ afterAll(async () => {
 });
 
 /** A PNG image's first bytes (enough for the content checks) followed by `size` bytes of filler. */
-function png(size = 16): Uint8Array {
+function png(size = 16): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(8 + size);
   bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   for (let i = 8; i < bytes.length; i++) bytes[i] = i % 251;
@@ -70,7 +70,9 @@ function png(size = 16): Uint8Array {
 /** An icon's ICONDIR header (one image) and some bytes. */
 const ICO = new Uint8Array([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0, 7, RUN.length % 256]);
 
-function form(fields: Record<string, string | { bytes: Uint8Array; name: string; type: string }>): FormData {
+function form(
+  fields: Record<string, string | { bytes: Uint8Array<ArrayBuffer>; name: string; type: string }>,
+): FormData {
   const data = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') data.append(name, value);
