@@ -94,6 +94,13 @@ export interface ConformanceConfig {
      * `personalPrivate` (an empty repository). No other project has stars or custom attributes.
      */
     projects: { personalPublic: string; personalPrivate: string };
+    /**
+     * SCIM provisioning (served under `/api/scim/v2`): `group` is the full path of a group whose single
+     * sign-on is on and whose SCIM token is `token` (sent as `Authorization: Bearer`); `groupWithoutSso` is
+     * the full path of a group whose single sign-on is off. The tests provision users (named with the run's
+     * suffix) into `group` and deprovision them again. Without it, the SCIM tests are skipped.
+     */
+    scim?: { group: string; token: string; groupWithoutSso: string };
   };
 }
 
@@ -131,6 +138,7 @@ export function demoConfig(baseUrl: string): ConformanceConfig {
         outsider: { id: 7, username: 'outsider', name: 'Otto Outsider' },
       },
       projects: { personalPublic: 'owner/dotfiles', personalPrivate: 'owner/diary' },
+      scim: { group: 'acme', token: 'collab-demo-acme-scim-token', groupWithoutSso: 'partners' },
     },
   };
 }
