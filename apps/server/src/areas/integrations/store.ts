@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { IntegrationsTable } from '../../core/store/tables.js';
-import type { EventFlag } from './catalog.js';
+import { type EventFlag, SLUGS } from './catalog.js';
 
 export type IntegrationRow = Selectable<IntegrationsTable>;
 
@@ -16,7 +16,12 @@ export function listActiveIntegrations(
   projectId: number,
   window: PageWindow,
 ): Promise<Page<IntegrationRow>> {
-  const filtered = db.selectFrom('integrations').where('project_id', '=', projectId).where('active', '=', 1);
+  // Only the slugs this server knows (a fixtures file may name others).
+  const filtered = db
+    .selectFrom('integrations')
+    .where('project_id', '=', projectId)
+    .where('active', '=', 1)
+    .where('slug', 'in', SLUGS);
   return readPageOf(db, filtered, (query) => query.selectAll().orderBy('id'), window);
 }
 
