@@ -1,7 +1,8 @@
-// The rendered reference docs, opened in a real browser: every tag and a sample of operations are on the page.
+// The rendered reference docs, opened in a real browser: every tag and a sample of operations are on the page,
+// operations show their @collab/client code sample, and the menu's deep links survive a reload.
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, ensureChromium } from '../src/chromium.js';
 import { openTarget, type Target } from '../src/index.js';
@@ -16,6 +17,20 @@ const operations = Object.values(spec.paths).flatMap((item) =>
   Object.values(item).filter(
     (operation) => typeof operation?.summary === 'string' && Array.isArray(operation.tags),
   ),
+);
+
+// The spec the page renders: the bundled spec with each operation's sample (built by apps/docs).
+interface DocumentedOperation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  'x-codeSamples'?: { lang: string; label: string; source: string }[];
+}
+const documented = JSON.parse(
+  readFileSync(new URL('../../../apps/docs/dist/openapi.json', import.meta.url), 'utf8'),
+) as { paths: Record<string, Record<string, DocumentedOperation>> };
+const documentedOperations = Object.values(documented.paths).flatMap((item) =>
+  Object.values(item).filter((operation) => typeof operation?.operationId === 'string'),
 );
 
 let target: Target;
@@ -80,5 +95,132 @@ describe('the docs page in Chromium', () => {
     expect(failedOwnRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.close();
-  }, 120_000);
+  }, 240_000);
+
+  it('shows the @collab/client code sample of a random sample of operations', async () => {
+    const page = await openDocs();
+    const sample = pickRandom(documentedOperations, 5);
+    for (const operation of sample) {
+      const source = operation['x-codeSamples']?.[0]?.source ?? '';
+      expect(source, operation.operationId).toContain("from '@collab/client'");
+      const section = await goToOperation(page, operation);
+      // The request panel, with the sample's label as its language, shows the sample as it is.
+      const code = section
+        .locator('[data-testid="right-panel"]', { hasText: '@collab/client' })
+        .locator('pre')
+        .first();
+      await expect
+        .poll(async () => ((await code.textContent()) ?? '').trim(), { timeout: 10_000 })
+        .toBe(source.trim());
+    }
+    await page.close();
+  }, 240_000);
+
+  it('keeps a menu deep link across a reload, with the operation in view', async () => {
+    const page = await openDocs();
+    // The menu's own links are hash links: a path-style one would leave /docs when copied or reloaded.
+    const hrefs = await page
+      .locator('.menu-content a')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    expect(hrefs.length).toBeGreaterThan(20);
+    expect(hrefs.filter((href) => href.startsWith('/'))).toEqual([]);
+
+    const [operation] = pickRandom(documentedOperations, 1);
+    if (!operation) throw new Error('no operations');
+    await openOperation(page, operation);
+    const deepLink = page.url();
+    expect(new URL(deepLink).pathname).toBe('/docs');
+    expect(new URL(deepLink).hash).toMatch(new RegExp(`/${operation.operationId.toLowerCase()}$`));
+
+    await page.reload({ waitUntil: 'load' });
+    await waitForScript(page);
+    expect(page.url()).toBe(deepLink);
+    await expectInView(page, operation, new URL(deepLink).hash);
+
+    // The same route as a path below /docs (typed, or from an older link) lands on the same operation.
+    await page.goto(`${target.config.baseUrl}/docs/${new URL(deepLink).hash.slice(2)}`, {
+      waitUntil: 'load',
+    });
+    await waitForScript(page);
+    expect(page.url()).toBe(deepLink);
+    await expectInView(page, operation, new URL(deepLink).hash);
+    await page.close();
+  }, 240_000);
 });
+
+async function openDocs(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await page.goto(`${target.config.baseUrl}/docs`, { waitUntil: 'load' });
+  await waitForScript(page);
+  return page;
+}
+
+// The search box says "Loading..." until the page's script has taken over the prerendered HTML.
+async function waitForScript(page: Page): Promise<void> {
+  await expect
+    .poll(async () => (await page.locator('.menu-content').textContent()) ?? '', { timeout: 30_000 })
+    .not.toContain('Loading...');
+}
+
+/** The route of an operation: its tag's route (from the menu) and its operationId, lower case. */
+async function routeOf(page: Page, operation: DocumentedOperation): Promise<string> {
+  const tag = operation.tags[0] ?? '';
+  const tagLink = page.locator('.menu-content a', {
+    has: page.locator(`[data-testid="menu-item-label"] [data-text="${tag}"]`),
+  });
+  return `${await tagLink.first().getAttribute('href')}/${operation.operationId.toLowerCase()}`;
+}
+
+/** Opens an operation by its menu link (its tag first, when closed); resolves to the operation's section. */
+async function openOperation(page: Page, operation: DocumentedOperation) {
+  const route = await routeOf(page, operation);
+  const menu = page.locator('.menu-content');
+  const link = menu.locator(`a[href="${route}"]`);
+  if (!(await link.isVisible())) {
+    await menu.locator(`a[href="${route.split('/').slice(0, 2).join('/')}"]`).click();
+  }
+  await expect.poll(async () => link.isVisible(), { timeout: 10_000 }).toBe(true);
+  // A click event on the link itself: in a long tag the sticky tag heading may cover the link's centre.
+  await link.scrollIntoViewIfNeeded();
+  await link.dispatchEvent('click');
+  await expect.poll(() => new URL(page.url()).hash, { timeout: 10_000 }).toBe(route);
+  return page.locator(`[id="${route.slice(2)}"]`);
+}
+
+/** Opens an operation by its route in the URL's hash, as a link from elsewhere does. */
+async function goToOperation(page: Page, operation: DocumentedOperation) {
+  const route = await routeOf(page, operation);
+  await page.evaluate((hash) => {
+    window.location.hash = hash;
+  }, route);
+  return page.locator(`[id="${route.slice(2)}"]`);
+}
+
+async function expectInView(page: Page, operation: DocumentedOperation, route: string): Promise<void> {
+  const heading = page.locator(`[id="${route.slice(2)}"] h2`).first();
+  await expect
+    .poll(async () => (await heading.textContent())?.trim(), { timeout: 15_000 })
+    .toBe(operation.summary);
+  await expect
+    .poll(
+      async () =>
+        heading.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }),
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  // The menu marks it as the current item.
+  const item = page.locator(`.menu-content a[href="${route}"] [data-testid="menu-item-label"]`);
+  await expect.poll(async () => item.getAttribute('data-active'), { timeout: 10_000 }).toBe('true');
+}
+
+function pickRandom<T>(items: T[], count: number): T[] {
+  const pool = [...items];
+  const picked: T[] = [];
+  while (picked.length < count && pool.length > 0) {
+    picked.push(...pool.splice(Math.floor(Math.random() * pool.length), 1));
+  }
+  return picked;
+}
