@@ -1,0 +1,139 @@
+// An HTTP proxy that passes requests to an upstream server and lets a fault rewrite the answers: the tests
+// of the tool put it between `collab-conformance` and the reference server to check that each kind of
+// broken server is reported (a dropped field, a wrong status, a skipped auth check...).
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request as the proxy received it. */
+export interface ProxiedRequest {
+  method: string;
+  /** Path and query, as sent (`/api/v4/projects/1?per_page=2`). */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** An answer, upstream's or a fault's. Header names are lower case. */
+export interface ProxiedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface FaultContext {
+  /** Sends a (changed) request upstream: a fault that skips an auth check asks with a token of its own. */
+  upstream(request: ProxiedRequest): Promise<ProxiedResponse>;
+}
+
+/**
+ * Rewrites the answer to a request: returns the answer to send instead, or undefined to pass upstream's
+ * unchanged (the request did not match).
+ */
+export type Fault = (
+  request: ProxiedRequest,
+  response: ProxiedResponse,
+  context: FaultContext,
+) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
+
+export interface FaultProxy {
+  /** `http://127.0.0.1:PORT`: the base URL to give the client under test. */
+  url: string;
+  /** Every request a fault rewrote, in order. */
+  injected: { method: string; url: string; status: number }[];
+  /** Replaces the fault (undefined passes everything through). */
+  setFault(fault: Fault | undefined): void;
+  close(): Promise<void>;
+}
+
+/** Hop-by-hop headers, and those that no longer hold once fetch has decoded and re-framed the body. */
+const DROPPED_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+  'host',
+  'upgrade',
+]);
+
+async function readBody(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || DROPPED_HEADERS.has(name)) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body.length > 0;
+  const response = await fetch(`${upstream}${request.url}`, {
+    method: request.method,
+    headers,
+    body: hasBody ? new Uint8Array(request.body) : undefined,
+    redirect: 'manual',
+  });
+  const out: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!DROPPED_HEADERS.has(name)) out[name] = value;
+  });
+  return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+export async function startFaultProxy(options: { upstream: string; fault?: Fault }): Promise<FaultProxy> {
+  const upstream = options.upstream.replace(/\/+$/, '');
+  let fault = options.fault;
+  const injected: FaultProxy['injected'] = [];
+  const context: FaultContext = { upstream: (request) => forward(upstream, request) };
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const request: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: req.headers,
+        body: await readBody(req),
+      };
+      const original = await forward(upstream, request);
+      const rewritten = fault ? await fault(request, original, context) : undefined;
+      if (rewritten) injected.push({ method: request.method, url: request.url, status: rewritten.status });
+      const answer = rewritten ?? original;
+      const body = request.method === 'HEAD' ? undefined : answer.body;
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(answer.body.length) });
+      res.end(body);
+    })().catch((error: unknown) => {
+      // The proxy's own failure (upstream down): a 502 the client sees, never a hang.
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`fault proxy: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    injected,
+    setFault(next) {
+      fault = next;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// --- Helpers for writing faults ---------------------------------------------------------------------------
+
+/** The answer with its JSON body changed by `edit` (which may change the value in place and return nothing). */
+export function withJson(response: ProxiedResponse, edit: (body: unknown) => unknown): ProxiedResponse {
+  const parsed = JSON.parse(response.body.toString('utf8')) as unknown;
+  const changed = edit(parsed);
+  return { ...response, body: Buffer.from(JSON.stringify(changed === undefined ? parsed : changed)) };
+}
+
+/** Whether a request is `method` to a path (below the proxy's root, query left out) matching `path`. */
+export function matches(request: ProxiedRequest, method: string, path: RegExp): boolean {
+  return request.method === method && path.test(request.url.split('?')[0] ?? '');
+}
