@@ -22,7 +22,10 @@ export async function updateAppearance() {
   // #region updateAppearance
   const appearance = await unwrap(
     api.PUT('/application/appearance', {
-      body: { title: 'Example', description: 'text' },
+      body: {
+        title: 'Collab',
+        description: 'Sign in with your company account.',
+      },
     }),
   );
   console.log(appearance.title);

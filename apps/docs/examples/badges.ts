@@ -29,8 +29,9 @@ export async function addProjectBadge() {
     api.POST('/projects/{id}/badges', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        link_url: 'https://example.com/',
-        image_url: 'https://example.com/',
+        link_url: 'https://ci.example.com/%{project_path}/pipelines',
+        image_url:
+          'https://ci.example.com/%{project_path}/badge.svg?ref=%{default_branch}',
       },
     }),
   );
@@ -47,13 +48,17 @@ export async function renderProjectBadge() {
         params: {
           path: { id: 'my-group/my-project' },
           query: {
-            link_url: 'https://example.com/',
-            image_url: 'https://example.com/',
+            link_url: 'https://ci.example.com/%{project_path}/pipelines',
+            image_url:
+              'https://ci.example.com/%{project_path}/badge.svg?ref=%{default_branch}',
           },
         },
       }),
     );
-    console.log(badgePreview);
+    console.log(
+      badgePreview.rendered_link_url,
+      badgePreview.rendered_image_url,
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -87,8 +92,9 @@ export async function updateProjectBadge() {
     api.PUT('/projects/{id}/badges/{badge_id}', {
       params: { path: { id: 'my-group/my-project', badge_id: 1 } },
       body: {
-        link_url: 'https://example.com/',
-        image_url: 'https://example.com/',
+        link_url: 'https://ci.example.com/%{project_path}/pipelines',
+        image_url:
+          'https://ci.example.com/%{project_path}/badge.svg?ref=%{default_branch}',
       },
     }),
   );
@@ -125,8 +131,9 @@ export async function addGroupBadge() {
     api.POST('/groups/{id}/badges', {
       params: { path: { id: 'my-group' } },
       body: {
-        link_url: 'https://example.com/',
-        image_url: 'https://example.com/',
+        link_url: 'https://ci.example.com/%{project_path}/pipelines',
+        image_url:
+          'https://ci.example.com/%{project_path}/badge.svg?ref=%{default_branch}',
       },
     }),
   );
@@ -143,13 +150,17 @@ export async function renderGroupBadge() {
         params: {
           path: { id: 'my-group' },
           query: {
-            link_url: 'https://example.com/',
-            image_url: 'https://example.com/',
+            link_url: 'https://ci.example.com/%{project_path}/pipelines',
+            image_url:
+              'https://ci.example.com/%{project_path}/badge.svg?ref=%{default_branch}',
           },
         },
       }),
     );
-    console.log(badgePreview);
+    console.log(
+      badgePreview.rendered_link_url,
+      badgePreview.rendered_image_url,
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -183,8 +194,9 @@ export async function updateGroupBadge() {
     api.PUT('/groups/{id}/badges/{badge_id}', {
       params: { path: { id: 'my-group', badge_id: 4 } },
       body: {
-        link_url: 'https://example.com/',
-        image_url: 'https://example.com/',
+        link_url: 'https://ci.example.com/%{project_path}/pipelines',
+        image_url:
+          'https://ci.example.com/%{project_path}/badge.svg?ref=%{default_branch}',
       },
     }),
   );

@@ -26,7 +26,7 @@ export async function createEpic() {
   const epic = await unwrap(
     api.POST('/groups/{id}/epics', {
       params: { path: { id: 'my-group' } },
-      body: { title: 'Example' },
+      body: { title: 'Self-service onboarding', labels: 'roadmap' },
     }),
   );
   console.log(epic.web_url, epic.title);
@@ -57,7 +57,7 @@ export async function updateEpic() {
   const epic = await unwrap(
     api.PUT('/groups/{id}/epics/{epic_iid}', {
       params: { path: { id: 'my-group', epic_iid: 5 } },
-      body: { title: 'Example' },
+      body: { state_event: 'close' },
     }),
   );
   console.log(epic.web_url, epic.title);

@@ -27,7 +27,11 @@ export async function createGroupLabel() {
     const groupLabel = await unwrap(
       api.POST('/groups/{id}/labels', {
         params: { path: { id: 'my-group' } },
-        body: { name: 'Example', color: '#FFAABB' },
+        body: {
+          name: 'bug',
+          color: '#d9534f',
+          description: 'Something is broken',
+        },
       }),
     );
     console.log(groupLabel.name, groupLabel.id);
@@ -58,7 +62,7 @@ export async function deleteGroupLabelByName() {
   await unwrap(
     api.DELETE('/groups/{id}/labels', {
       params: { path: { id: 'my-group' } },
-      body: { name: 'Example' },
+      body: { name: 'bug', description: 'Something does not work' },
     }),
   );
   // #endregion
@@ -88,7 +92,7 @@ export async function updateGroupLabel() {
   const groupLabel = await unwrap(
     api.PUT('/groups/{id}/labels/{label_id}', {
       params: { path: { id: 'my-group', label_id: 'bug' } },
-      body: { new_name: 'Example' },
+      body: { new_name: 'defect', color: '#d9534f' },
     }),
   );
   console.log(groupLabel.name, groupLabel.id);

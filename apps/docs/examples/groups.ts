@@ -25,7 +25,7 @@ export async function getGroup() {
     const groupDetails = await unwrap(
       api.GET('/groups/{id}', { params: { path: { id: 'my-group' } } }),
     );
-    console.log(groupDetails);
+    console.log(groupDetails.full_path, groupDetails.web_url);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);

@@ -49,7 +49,7 @@ export async function updateCommitTaskCommentsIntegration() {
   const commitTaskCommentsIntegration = await unwrap(
     api.PUT('/projects/{id}/services/commit-task-comments', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { api_key: 'text' },
+      body: { api_key: process.env.TASKS_API_KEY ?? '' },
     }),
   );
   console.log(
@@ -97,7 +97,7 @@ export async function updateSourceCommitsPmIntegration() {
   const sourceCommitsPmIntegration = await unwrap(
     api.PUT('/projects/{id}/services/source-commits-pm', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text' },
+      body: { token: process.env.INTEGRATION_TOKEN ?? '' },
     }),
   );
   console.log(sourceCommitsPmIntegration.title, sourceCommitsPmIntegration.id);
@@ -140,10 +140,10 @@ export async function updateBuildServerAIntegration() {
     api.PUT('/projects/{id}/services/build-server-a', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        buildserver_url: 'https://example.com/',
-        build_key: 'text',
-        username: 'Example',
-        password: 'text',
+        buildserver_url: 'https://builds.example.com',
+        build_key: 'PROJ-BUILD',
+        username: 'ci-bot',
+        password: process.env.BUILD_SERVER_PASSWORD ?? '',
       },
     }),
   );
@@ -187,9 +187,9 @@ export async function updateIssueTrackerAIntegration() {
     api.PUT('/projects/{id}/services/issue-tracker-a', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        new_issue_url: 'https://example.com/',
-        issues_url: 'https://example.com/',
-        project_url: 'https://example.com/',
+        new_issue_url: 'https://tracker.example.com/issues/new',
+        issues_url: 'https://tracker.example.com/issues/:id',
+        project_url: 'https://tracker.example.com/projects/my-project',
       },
     }),
   );
@@ -236,9 +236,9 @@ export async function updateCustomIssueTrackerIntegration() {
     api.PUT('/projects/{id}/services/custom-issue-tracker', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        new_issue_url: 'https://example.com/',
-        issues_url: 'https://example.com/',
-        project_url: 'https://example.com/',
+        new_issue_url: 'https://tracker.example.com/issues/new',
+        issues_url: 'https://tracker.example.com/issues/:id',
+        project_url: 'https://tracker.example.com/projects/my-project',
       },
     }),
   );
@@ -287,7 +287,10 @@ export async function updateBuildPipelineCiIntegration() {
   const buildPipelineCiIntegration = await unwrap(
     api.PUT('/projects/{id}/services/build-pipeline-ci', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text', project_url: 'https://example.com/' },
+      body: {
+        token: process.env.INTEGRATION_TOKEN ?? '',
+        project_url: 'https://tracker.example.com/projects/my-project',
+      },
     }),
   );
   console.log(buildPipelineCiIntegration.title, buildPipelineCiIntegration.id);
@@ -329,7 +332,7 @@ export async function updateGroupChatRoomIntegration() {
   const groupChatRoomIntegration = await unwrap(
     api.PUT('/projects/{id}/services/group-chat-room', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text' },
+      body: { token: process.env.INTEGRATION_TOKEN ?? '' },
     }),
   );
   console.log(groupChatRoomIntegration.title, groupChatRoomIntegration.id);
@@ -371,7 +374,7 @@ export async function updateTeamChatAIntegration() {
   const teamChatAIntegration = await unwrap(
     api.PUT('/projects/{id}/services/team-chat-a', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { webhook: 'text' },
+      body: { webhook: 'https://chat.example.com/hooks/T0001/B0001/abcdef' },
     }),
   );
   console.log(teamChatAIntegration.title, teamChatAIntegration.id);
@@ -413,7 +416,7 @@ export async function updateTeamChatBIntegration() {
   const teamChatBIntegration = await unwrap(
     api.PUT('/projects/{id}/services/team-chat-b', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { webhook: 'text' },
+      body: { webhook: 'https://chat.example.com/hooks/T0001/B0001/abcdef' },
     }),
   );
   console.log(teamChatBIntegration.title, teamChatBIntegration.id);
@@ -455,7 +458,7 @@ export async function updateTeamChatCIntegration() {
   const teamChatCIntegration = await unwrap(
     api.PUT('/projects/{id}/services/team-chat-c', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { webhook: 'text' },
+      body: { webhook: 'https://chat.example.com/hooks/T0001/B0001/abcdef' },
     }),
   );
   console.log(teamChatCIntegration.title, teamChatCIntegration.id);
@@ -497,7 +500,10 @@ export async function updateCiServerBIntegration() {
   const ciServerBIntegration = await unwrap(
     api.PUT('/projects/{id}/services/ci-server-b', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text', ci_server_url: 'https://example.com/' },
+      body: {
+        token: process.env.INTEGRATION_TOKEN ?? '',
+        ci_server_url: 'https://ci.example.com',
+      },
     }),
   );
   console.log(ciServerBIntegration.title, ciServerBIntegration.id);
@@ -539,7 +545,7 @@ export async function updateEmailsOnPushIntegration() {
   const emailsOnPushIntegration = await unwrap(
     api.PUT('/projects/{id}/services/emails-on-push', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { recipients: 'text' },
+      body: { recipients: 'dev@example.com ops@example.com' },
     }),
   );
   console.log(emailsOnPushIntegration.title, emailsOnPushIntegration.id);
@@ -581,7 +587,7 @@ export async function updateExternalWikiIntegration() {
   const externalWikiIntegration = await unwrap(
     api.PUT('/projects/{id}/services/external-wiki', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { external_wiki_url: 'https://example.com/' },
+      body: { external_wiki_url: 'https://wiki.example.com/my-project' },
     }),
   );
   console.log(externalWikiIntegration.title, externalWikiIntegration.id);
@@ -623,7 +629,7 @@ export async function updateTeamInboxAIntegration() {
   const teamInboxAIntegration = await unwrap(
     api.PUT('/projects/{id}/services/team-inbox-a', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text' },
+      body: { token: process.env.INTEGRATION_TOKEN ?? '' },
     }),
   );
   console.log(teamInboxAIntegration.title, teamInboxAIntegration.id);
@@ -665,7 +671,10 @@ export async function updateCodeHostStatusIntegration() {
   const codeHostStatusIntegration = await unwrap(
     api.PUT('/projects/{id}/services/code-host-status', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text', repository_url: 'https://example.com/' },
+      body: {
+        token: process.env.INTEGRATION_TOKEN ?? '',
+        repository_url: 'https://code.example.com/my-group/my-project',
+      },
     }),
   );
   console.log(codeHostStatusIntegration.title, codeHostStatusIntegration.id);
@@ -723,7 +732,7 @@ export async function updateCommitTaskCommentsProjectIntegration() {
   const commitTaskCommentsIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/commit-task-comments', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { api_key: 'text' },
+      body: { api_key: process.env.TASKS_API_KEY ?? '' },
     }),
   );
   console.log(
@@ -771,7 +780,7 @@ export async function updateSourceCommitsPmProjectIntegration() {
   const sourceCommitsPmIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/source-commits-pm', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text' },
+      body: { token: process.env.INTEGRATION_TOKEN ?? '' },
     }),
   );
   console.log(sourceCommitsPmIntegration.title, sourceCommitsPmIntegration.id);
@@ -814,10 +823,10 @@ export async function updateBuildServerAProjectIntegration() {
     api.PUT('/projects/{id}/integrations/build-server-a', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        buildserver_url: 'https://example.com/',
-        build_key: 'text',
-        username: 'Example',
-        password: 'text',
+        buildserver_url: 'https://builds.example.com',
+        build_key: 'PROJ-BUILD',
+        username: 'ci-bot',
+        password: process.env.BUILD_SERVER_PASSWORD ?? '',
       },
     }),
   );
@@ -861,9 +870,9 @@ export async function updateIssueTrackerAProjectIntegration() {
     api.PUT('/projects/{id}/integrations/issue-tracker-a', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        new_issue_url: 'https://example.com/',
-        issues_url: 'https://example.com/',
-        project_url: 'https://example.com/',
+        new_issue_url: 'https://tracker.example.com/issues/new',
+        issues_url: 'https://tracker.example.com/issues/:id',
+        project_url: 'https://tracker.example.com/projects/my-project',
       },
     }),
   );
@@ -910,9 +919,9 @@ export async function updateCustomIssueTrackerProjectIntegration() {
     api.PUT('/projects/{id}/integrations/custom-issue-tracker', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
-        new_issue_url: 'https://example.com/',
-        issues_url: 'https://example.com/',
-        project_url: 'https://example.com/',
+        new_issue_url: 'https://tracker.example.com/issues/new',
+        issues_url: 'https://tracker.example.com/issues/:id',
+        project_url: 'https://tracker.example.com/projects/my-project',
       },
     }),
   );
@@ -961,7 +970,10 @@ export async function updateBuildPipelineCiProjectIntegration() {
   const buildPipelineCiIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/build-pipeline-ci', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text', project_url: 'https://example.com/' },
+      body: {
+        token: process.env.INTEGRATION_TOKEN ?? '',
+        project_url: 'https://tracker.example.com/projects/my-project',
+      },
     }),
   );
   console.log(buildPipelineCiIntegration.title, buildPipelineCiIntegration.id);
@@ -1003,7 +1015,7 @@ export async function updateGroupChatRoomProjectIntegration() {
   const groupChatRoomIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/group-chat-room', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text' },
+      body: { token: process.env.INTEGRATION_TOKEN ?? '' },
     }),
   );
   console.log(groupChatRoomIntegration.title, groupChatRoomIntegration.id);
@@ -1045,7 +1057,7 @@ export async function updateTeamChatAProjectIntegration() {
   const teamChatAIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/team-chat-a', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { webhook: 'text' },
+      body: { webhook: 'https://chat.example.com/hooks/T0001/B0001/abcdef' },
     }),
   );
   console.log(teamChatAIntegration.title, teamChatAIntegration.id);
@@ -1087,7 +1099,7 @@ export async function updateTeamChatBProjectIntegration() {
   const teamChatBIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/team-chat-b', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { webhook: 'text' },
+      body: { webhook: 'https://chat.example.com/hooks/T0001/B0001/abcdef' },
     }),
   );
   console.log(teamChatBIntegration.title, teamChatBIntegration.id);
@@ -1129,7 +1141,7 @@ export async function updateTeamChatCProjectIntegration() {
   const teamChatCIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/team-chat-c', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { webhook: 'text' },
+      body: { webhook: 'https://chat.example.com/hooks/T0001/B0001/abcdef' },
     }),
   );
   console.log(teamChatCIntegration.title, teamChatCIntegration.id);
@@ -1171,7 +1183,10 @@ export async function updateCiServerBProjectIntegration() {
   const ciServerBIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/ci-server-b', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text', ci_server_url: 'https://example.com/' },
+      body: {
+        token: process.env.INTEGRATION_TOKEN ?? '',
+        ci_server_url: 'https://ci.example.com',
+      },
     }),
   );
   console.log(ciServerBIntegration.title, ciServerBIntegration.id);
@@ -1213,7 +1228,7 @@ export async function updateEmailsOnPushProjectIntegration() {
   const emailsOnPushIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/emails-on-push', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { recipients: 'text' },
+      body: { recipients: 'dev@example.com ops@example.com' },
     }),
   );
   console.log(emailsOnPushIntegration.title, emailsOnPushIntegration.id);
@@ -1255,7 +1270,7 @@ export async function updateExternalWikiProjectIntegration() {
   const externalWikiIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/external-wiki', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { external_wiki_url: 'https://example.com/' },
+      body: { external_wiki_url: 'https://wiki.example.com/my-project' },
     }),
   );
   console.log(externalWikiIntegration.title, externalWikiIntegration.id);
@@ -1297,7 +1312,7 @@ export async function updateTeamInboxAProjectIntegration() {
   const teamInboxAIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/team-inbox-a', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text' },
+      body: { token: process.env.INTEGRATION_TOKEN ?? '' },
     }),
   );
   console.log(teamInboxAIntegration.title, teamInboxAIntegration.id);
@@ -1339,7 +1354,10 @@ export async function updateCodeHostStatusProjectIntegration() {
   const codeHostStatusIntegration = await unwrap(
     api.PUT('/projects/{id}/integrations/code-host-status', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { token: 'text', repository_url: 'https://example.com/' },
+      body: {
+        token: process.env.INTEGRATION_TOKEN ?? '',
+        repository_url: 'https://code.example.com/my-group/my-project',
+      },
     }),
   );
   console.log(codeHostStatusIntegration.title, codeHostStatusIntegration.id);

@@ -28,7 +28,11 @@ export async function createProjectIssue() {
   const issue = await unwrap(
     api.POST('/projects/{id}/issues', {
       params: { path: { id: 'my-group/my-project' } },
-      body: { title: 'Example' },
+      body: {
+        title: 'Login fails with an SSO account',
+        description: 'Steps to reproduce: …',
+        labels: 'bug,auth',
+      },
     }),
   );
   console.log(issue.web_url, issue.title);
@@ -59,7 +63,7 @@ export async function updateProjectIssue() {
   const issue = await unwrap(
     api.PUT('/projects/{id}/issues/{issue_iid}', {
       params: { path: { id: 'my-group/my-project', issue_iid: 11 } },
-      body: { title: 'Example' },
+      body: { state_event: 'close' },
     }),
   );
   console.log(issue.web_url, issue.title);

@@ -25,13 +25,13 @@ export async function listIssueNotes() {
 /** Create a note on an issue */
 export async function createIssueNote() {
   // #region createIssueNote
-  const result = await unwrap(
+  const note = await unwrap(
     api.POST('/projects/{id}/issues/{issue_iid}/notes', {
       params: { path: { id: 'my-group/my-project', issue_iid: 11 } },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
-  console.log(result);
+  console.log(note.id, note.created_at);
   // #endregion
 }
 
@@ -63,7 +63,7 @@ export async function updateIssueNote() {
       params: {
         path: { id: 'my-group/my-project', issue_iid: 11, note_id: 302 },
       },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
   console.log(note.id);
@@ -99,13 +99,13 @@ export async function listSnippetNotes() {
 /** Create a note on a project snippet */
 export async function createSnippetNote() {
   // #region createSnippetNote
-  const result = await unwrap(
+  const note = await unwrap(
     api.POST('/projects/{id}/snippets/{snippet_id}/notes', {
       params: { path: { id: 'my-group/my-project', snippet_id: 52 } },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
-  console.log(result);
+  console.log(note.id, note.created_at);
   // #endregion
 }
 
@@ -137,7 +137,7 @@ export async function updateSnippetNote() {
       params: {
         path: { id: 'my-group/my-project', snippet_id: 52, note_id: 302 },
       },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
   console.log(note.id);
@@ -173,13 +173,13 @@ export async function listMergeRequestNotes() {
 /** Create a note on a merge request */
 export async function createMergeRequestNote() {
   // #region createMergeRequestNote
-  const result = await unwrap(
+  const note = await unwrap(
     api.POST('/projects/{id}/merge_requests/{merge_request_iid}/notes', {
       params: { path: { id: 'my-group/my-project', merge_request_iid: 7 } },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
-  console.log(result);
+  console.log(note.id, note.created_at);
   // #endregion
 }
 
@@ -224,7 +224,7 @@ export async function updateMergeRequestNote() {
             note_id: 302,
           },
         },
-        body: { body: 'text' },
+        body: { body: 'Looks good to me: merging after CI.' },
       },
     ),
   );
@@ -268,13 +268,13 @@ export async function listEpicNotes() {
 /** Create a note on an epic */
 export async function createEpicNote() {
   // #region createEpicNote
-  const result = await unwrap(
+  const note = await unwrap(
     api.POST('/groups/{id}/epics/{epic_id}/notes', {
       params: { path: { id: 'my-group', epic_id: 5 } },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
-  console.log(result);
+  console.log(note.id, note.created_at);
   // #endregion
 }
 
@@ -302,7 +302,7 @@ export async function updateEpicNote() {
   const note = await unwrap(
     api.PUT('/groups/{id}/epics/{epic_id}/notes/{note_id}', {
       params: { path: { id: 'my-group', epic_id: 5, note_id: 302 } },
-      body: { body: 'text' },
+      body: { body: 'Looks good to me: merging after CI.' },
     }),
   );
   console.log(note.id);

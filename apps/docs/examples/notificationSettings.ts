@@ -15,7 +15,10 @@ export async function getGlobalNotificationSettings() {
   const notificationSettingsGlobal = await unwrap(
     api.GET('/notification_settings'),
   );
-  console.log(notificationSettingsGlobal);
+  console.log(
+    notificationSettingsGlobal.level,
+    notificationSettingsGlobal.notification_email,
+  );
   // #endregion
 }
 
@@ -27,7 +30,10 @@ export async function updateGlobalNotificationSettings() {
       body: { level: 'disabled', new_note: true },
     }),
   );
-  console.log(notificationSettingsGlobal);
+  console.log(
+    notificationSettingsGlobal.level,
+    notificationSettingsGlobal.notification_email,
+  );
   // #endregion
 }
 
@@ -40,7 +46,7 @@ export async function getGroupNotificationSettings() {
         params: { path: { id: 'my-group' } },
       }),
     );
-    console.log(notificationSettings);
+    console.log(notificationSettings.level);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -58,7 +64,7 @@ export async function updateGroupNotificationSettings() {
       body: { level: 'disabled', new_note: true },
     }),
   );
-  console.log(notificationSettings);
+  console.log(notificationSettings.level);
   // #endregion
 }
 
@@ -71,7 +77,7 @@ export async function getProjectNotificationSettings() {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(notificationSettings);
+    console.log(notificationSettings.level);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -89,6 +95,6 @@ export async function updateProjectNotificationSettings() {
       body: { level: 'disabled', new_note: true },
     }),
   );
-  console.log(notificationSettings);
+  console.log(notificationSettings.level);
   // #endregion
 }

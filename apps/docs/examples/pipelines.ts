@@ -73,7 +73,9 @@ export async function getPipelineTestReport() {
         params: { path: { id: 'my-group/my-project', pipeline_id: 46 } },
       }),
     );
-    console.log(pipelineTestReport);
+    console.log(
+      `${pipelineTestReport.failed_count} of ${pipelineTestReport.total_count} tests failed`,
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);

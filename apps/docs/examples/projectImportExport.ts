@@ -1,7 +1,7 @@
 // The Project import/export operations as @collab/client calls them: each region is the code sample the reference docs
 // show for the operation it names (apps/docs/scripts/build.mjs), type-checked by the docs build.
 // #region setup
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import {
   CollabApiError,
   createCollabClient,
@@ -59,13 +59,16 @@ export async function scheduleProjectExport() {
 export async function downloadProjectExport() {
   // #region downloadProjectExport
   try {
-    const content = await unwrap(
+    const archive = await unwrap(
       api.GET('/projects/{id}/export/download', {
         params: { path: { id: 'my-group/my-project' } },
         parseAs: 'blob',
       }),
     );
-    console.log(content);
+    await writeFile(
+      'my-project.tar.gz',
+      Buffer.from(await archive.arrayBuffer()),
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -77,11 +80,18 @@ export async function downloadProjectExport() {
 /** Import a project from an export archive */
 export async function importProject() {
   // #region importProject
-  const file = new File([await readFile('example.bin')], 'example.bin');
+  const file = new File(
+    [await readFile('my-project.tar.gz')],
+    'my-project.tar.gz',
+  );
   const projectImportStatus = await unwrap(
     api.POST(
       '/projects/import',
-      multipart<'/projects/import'>({ file: file, path: 'text' }),
+      multipart<'/projects/import'>({
+        file,
+        path: 'imported-project',
+        namespace: 'my-group',
+      }),
     ),
   );
   console.log(

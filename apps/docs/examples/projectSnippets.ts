@@ -64,7 +64,7 @@ export async function updateProjectSnippet() {
   const projectSnippet = await unwrap(
     api.PUT('/projects/{id}/snippets/{snippet_id}', {
       params: { path: { id: 'my-group/my-project', snippet_id: 52 } },
-      body: { title: 'Example' },
+      body: { title: 'Deploy script (v2)' },
     }),
   );
   console.log(projectSnippet.web_url, projectSnippet.title);
@@ -110,7 +110,10 @@ export async function getProjectSnippetUserAgentDetail() {
         params: { path: { id: 'my-group/my-project', snippet_id: 52 } },
       }),
     );
-    console.log(snippetUserAgentDetail);
+    console.log(
+      snippetUserAgentDetail.user_agent,
+      snippetUserAgentDetail.ip_address,
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);

@@ -38,7 +38,7 @@ export async function createProject() {
       },
     }),
   );
-  console.log(projectFull);
+  console.log(projectFull.path_with_namespace, projectFull.web_url);
   // #endregion
 }
 
@@ -59,12 +59,12 @@ export async function listUserProjects() {
 export async function getProject() {
   // #region getProject
   try {
-    const result = await unwrap(
+    const project = await unwrap(
       api.GET('/projects/{id}', {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(result);
+    console.log(project.path_with_namespace, project.default_branch);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -86,7 +86,7 @@ export async function editProject() {
       },
     }),
   );
-  console.log(projectFull);
+  console.log(projectFull.path_with_namespace, projectFull.web_url);
   // #endregion
 }
 
@@ -110,7 +110,7 @@ export async function listProjectStarrers() {
       params: { path: { id: 'my-group/my-project' } },
     }),
   )) {
-    console.log(projectStarrer);
+    console.log(projectStarrer.user.username, projectStarrer.starred_since);
   }
   // #endregion
 }
@@ -119,12 +119,14 @@ export async function listProjectStarrers() {
 export async function getProjectLanguages() {
   // #region getProjectLanguages
   try {
-    const result = await unwrap(
+    const languages = await unwrap(
       api.GET('/projects/{id}/languages', {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(result);
+    for (const [language, percent] of Object.entries(languages)) {
+      console.log(`${language}: ${percent}%`);
+    }
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -141,7 +143,7 @@ export async function archiveProject() {
       params: { path: { id: 'my-group/my-project' } },
     }),
   );
-  console.log(projectFull);
+  console.log(projectFull.path_with_namespace, projectFull.web_url);
   // #endregion
 }
 
@@ -153,7 +155,7 @@ export async function unarchiveProject() {
       params: { path: { id: 'my-group/my-project' } },
     }),
   );
-  console.log(projectFull);
+  console.log(projectFull.path_with_namespace, projectFull.web_url);
   // #endregion
 }
 
@@ -165,7 +167,7 @@ export async function restoreProject() {
       params: { path: { id: 'my-group/my-project' } },
     }),
   );
-  console.log(projectFull);
+  console.log(projectFull.path_with_namespace, projectFull.web_url);
   // #endregion
 }
 
@@ -179,7 +181,7 @@ export async function uploadProjectFile() {
       ...multipart<'/projects/{id}/uploads'>({ file: file }),
     }),
   );
-  console.log(projectUpload);
+  console.log(projectUpload.markdown);
   // #endregion
 }
 

@@ -29,7 +29,11 @@ export async function protectBranch() {
     const protectedBranch = await unwrap(
       api.POST('/projects/{id}/protected_branches', {
         params: { path: { id: 'my-group/my-project' } },
-        body: { name: 'Example' },
+        body: {
+          name: 'release-*',
+          push_access_level: 40,
+          merge_access_level: 30,
+        },
       }),
     );
     console.log(protectedBranch.name, protectedBranch.id);

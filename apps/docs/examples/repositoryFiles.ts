@@ -26,7 +26,10 @@ export async function getRepositoryFile() {
         },
       }),
     );
-    console.log(repositoryFile);
+    console.log(
+      repositoryFile.file_name,
+      Buffer.from(repositoryFile.content, 'base64').toString('utf8'),
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -62,12 +65,15 @@ export async function createRepositoryFile() {
       },
       body: {
         branch: 'main',
-        content: 'text',
+        content: '# My project\n\nHow to build and run it.\n',
         commit_message: 'Update the docs',
       },
     }),
   );
-  console.log(repositoryFileWriteResult);
+  console.log(
+    repositoryFileWriteResult.file_path,
+    repositoryFileWriteResult.branch,
+  );
   // #endregion
 }
 
@@ -81,12 +87,15 @@ export async function updateRepositoryFile() {
       },
       body: {
         branch: 'main',
-        content: 'text',
+        content: '# My project\n\nHow to build and run it.\n',
         commit_message: 'Update the docs',
       },
     }),
   );
-  console.log(repositoryFileWriteResult);
+  console.log(
+    repositoryFileWriteResult.file_path,
+    repositoryFileWriteResult.branch,
+  );
   // #endregion
 }
 
@@ -115,7 +124,9 @@ export async function getRepositoryFileBlame() {
       },
     }),
   );
-  for (const item of repositoryFileBlameRanges) console.log(item);
+  for (const range of repositoryFileBlameRanges) {
+    console.log(range.commit.id, range.lines.length);
+  }
   // #endregion
 }
 

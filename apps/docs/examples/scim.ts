@@ -17,7 +17,9 @@ export async function listScimUsers() {
       params: { path: { group_path: 'my-group' } },
     }),
   );
-  console.log(scimUserList);
+  console.log(`${scimUserList.totalResults} users`);
+  for (const user of scimUserList.Resources)
+    console.log(user.userName, user.active);
   // #endregion
 }
 
@@ -28,10 +30,10 @@ export async function createScimUser() {
     scim.POST('/groups/{group_path}/Users', {
       params: { path: { group_path: 'my-group' } },
       body: {
-        externalId: 'text',
-        userName: 'text',
-        emails: [{ value: 'ada@example.com' }],
-        name: {},
+        externalId: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0',
+        userName: 'ada.lovelace',
+        emails: [{ value: 'ada@example.com', type: 'work', primary: true }],
+        name: { givenName: 'Ada', familyName: 'Lovelace' },
       },
     }),
   );
@@ -67,7 +69,8 @@ export async function updateScimUser() {
           id: '0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0',
         },
       },
-      body: { Operations: [{ op: 'Replace', value: 'text' }] },
+      // Deprovisions the user: removes the SSO identity.
+      body: { Operations: [{ op: 'Replace', path: 'active', value: false }] },
     }),
   );
   // #endregion

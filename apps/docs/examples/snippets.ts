@@ -66,7 +66,7 @@ export async function updateSnippet() {
   const snippet = await unwrap(
     api.PUT('/snippets/{id}', {
       params: { path: { id: 42 } },
-      body: { title: 'Example' },
+      body: { title: 'Shell aliases (zsh)' },
     }),
   );
   console.log(snippet.web_url, snippet.title);
@@ -108,7 +108,10 @@ export async function getSnippetUserAgentDetail() {
         params: { path: { id: 42 } },
       }),
     );
-    console.log(snippetUserAgentDetail);
+    console.log(
+      snippetUserAgentDetail.user_agent,
+      snippetUserAgentDetail.ip_address,
+    );
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);

@@ -12,16 +12,18 @@ const api = createCollabClient({
 /** Get the current user */
 export async function getCurrentUser() {
   // #region getCurrentUser
-  const result = await unwrap(api.GET('/user'));
-  console.log(result);
+  const me = await unwrap(api.GET('/user'));
+  console.log(`signed in as ${me.username}`);
   // #endregion
 }
 
 /** List users */
 export async function listUsers() {
   // #region listUsers
-  for await (const item of api.paginate(() => api.GET('/users'))) {
-    console.log(item.web_url, item.name);
+  for await (const user of api.paginate(() =>
+    api.GET('/users', { params: { query: { search: 'ada' } } }),
+  )) {
+    console.log(user.username, user.web_url);
   }
   // #endregion
 }
@@ -30,10 +32,10 @@ export async function listUsers() {
 export async function getUser() {
   // #region getUser
   try {
-    const result = await unwrap(
+    const user = await unwrap(
       api.GET('/users/{id}', { params: { path: { id: 4 } } }),
     );
-    console.log(result);
+    console.log(user.username, user.state);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
