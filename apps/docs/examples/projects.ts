@@ -18,8 +18,20 @@ const api = createCollabClient({
 /** List projects */
 export async function listProjects() {
   // #region listProjects
-  for await (const item of api.paginate(() => api.GET('/projects'))) {
-    console.log(item.web_url, item.path_with_namespace);
+  // Keyset pagination: the pages follow the Link header, whatever the number of projects.
+  for await (const project of api.paginate(() =>
+    api.GET('/projects', {
+      params: {
+        query: {
+          pagination: 'keyset',
+          order_by: 'id',
+          sort: 'asc',
+          per_page: 100,
+        },
+      },
+    }),
+  )) {
+    console.log(project.id, project.path_with_namespace);
   }
   // #endregion
 }
@@ -174,13 +186,18 @@ export async function restoreProject() {
 /** Upload a file to a project */
 export async function uploadProjectFile() {
   // #region uploadProjectFile
-  const file = new File([await readFile('example.bin')], 'example.bin');
+  const screenshot = new File(
+    [await readFile('screenshot.png')],
+    'screenshot.png',
+    { type: 'image/png' },
+  );
   const projectUpload = await unwrap(
     api.POST('/projects/{id}/uploads', {
       params: { path: { id: 'my-group/my-project' } },
-      ...multipart<'/projects/{id}/uploads'>({ file: file }),
+      ...multipart<'/projects/{id}/uploads'>({ file: screenshot }),
     }),
   );
+  // Markdown to put in an issue or a note: ![screenshot](/uploads/…/screenshot.png)
   console.log(projectUpload.markdown);
   // #endregion
 }
