@@ -13,8 +13,12 @@ import { type Answer, callOnNewConnection, startWorkerServer } from './workerSer
 const MAINTAINER = 'collab-demo-maintainer-token';
 const ADMIN = 'collab-demo-admin-token';
 const PROJECT = '/api/v4/projects/acme%2Fwebsite';
-/** How long the writers of the mixed test run, and how many writes each may make at most. */
+/**
+ * How long the writers of the mixed test run, and how many writes each makes at least (however slow a
+ * loaded machine is: the concurrency is the point, not the rate) and at most.
+ */
 const WRITE_FOR_MS = 10_000;
+const MIN_WRITES_PER_WRITER = 6;
 const MAX_WRITES_PER_WRITER = 40;
 
 let dataDir: string;
@@ -49,8 +53,9 @@ interface Outcome {
 }
 
 /**
- * Runs `write(i)` for i = 0, 1, … until the time is up or the count is reached; each write returns the
- * answer, the status that acknowledges it, and the checks that must hold afterwards if it was acknowledged.
+ * Runs `write(i)` for i = 0, 1, … at least MIN_WRITES_PER_WRITER times, then until the time is up or the
+ * count is reached; each write returns the answer, the status that acknowledges it, and the checks that must
+ * hold afterwards if it was acknowledged.
  */
 async function writer(
   deadline: number,
@@ -59,7 +64,7 @@ async function writer(
   ) => Promise<{ what: string; answer: Answer; expected: number; checks?: Outcome['checks'] }>,
 ): Promise<Outcome> {
   const outcome: Outcome = { unexpected: [], checks: [] };
-  for (let i = 0; i < MAX_WRITES_PER_WRITER && Date.now() < deadline; i++) {
+  for (let i = 0; i < MAX_WRITES_PER_WRITER && (i < MIN_WRITES_PER_WRITER || Date.now() < deadline); i++) {
     const { what, answer, expected, checks } = await write(i);
     if (answer.status !== expected) {
       outcome.unexpected.push(`${what}: ${answer.status} ${answer.body.slice(0, 200)}`);
