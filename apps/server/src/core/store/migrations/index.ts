@@ -26,6 +26,7 @@ import * as m023 from './023_notes.js';
 import * as m024 from './024_scim.js';
 import * as m025 from './025_integrations.js';
 import * as m026 from './026_appearance.js';
+import * as m027 from './027_list_indexes.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '024_scim': m024,
   '025_integrations': m025,
   '026_appearance': m026,
+  '027_list_indexes': m027,
 };
 
 export const migrationProvider: MigrationProvider = {
