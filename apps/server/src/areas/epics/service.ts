@@ -10,6 +10,7 @@ import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
+import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { confidentialEpics, epicsAvailable } from '../../core/switches.js';
 import { labelNames } from './labels.js';
@@ -121,6 +122,13 @@ export interface EpicListQuery {
   withLabelDetails: boolean;
 }
 
+/**
+ * Presented pages of epics, kept until the database changes: a page (its query, the caller's levels in its
+ * groups, its labels, votes, authors and group paths) is read from the database alone, so a list polled
+ * between two writes reads nothing but the group's access. Shared between requests: never modified.
+ */
+const presentedPages = new CachedUntilDatabaseChange<Page<Epic>>(200);
+
 export async function listGroupEpics(
   context: ServerContext,
   caller: Caller,
@@ -131,37 +139,49 @@ export async function listGroupEpics(
 ): Promise<Page<Epic>> {
   const access = await epicGroup(context, caller, idOrPath, 'read_api');
   const user = requireUser(caller);
-  const reader = user.isAdmin ? ({ admin: true } as const) : ({ admin: false, userId: user.id } as const);
-  const filters: EpicFilters = { ...query.filters };
-  if (query.reaction) filters.reaction = { userId: user.id, filter: query.reaction };
-  const page = await listEpics(
-    context.db,
-    {
-      groupId: access.group.id,
-      ancestors: query.includeAncestorGroups,
-      descendants: query.includeDescendantGroups,
-    },
-    reader,
-    AccessLevel.REPORTER,
-    filters,
-    query.order,
+  // Everything the page depends on besides the database: the group, who reads it, how and from where.
+  const key = JSON.stringify([
+    access.group.id,
+    access.group.full_path,
+    user.id,
+    user.isAdmin,
+    query,
     window,
-  );
-  // The caller's level in each group of the page decides whether the date fields are shown.
-  const levels = user.isAdmin
-    ? undefined
-    : await levelsInGroups(
-        context.db,
-        user.id,
-        page.items.map((row) => row.group_id),
-      );
-  const items = await presentEpics(context.db, page.items, {
-    requestedGroup: { id: access.group.id, fullPath: access.group.full_path },
     origin,
-    canEdit: (groupId) => user.isAdmin || isReporter(levels?.get(groupId) ?? 0),
-    withLabelDetails: query.withLabelDetails,
+  ]);
+  return presentedPages.get(context.db, key, async () => {
+    const reader = user.isAdmin ? ({ admin: true } as const) : ({ admin: false, userId: user.id } as const);
+    const filters: EpicFilters = { ...query.filters };
+    if (query.reaction) filters.reaction = { userId: user.id, filter: query.reaction };
+    const page = await listEpics(
+      context.db,
+      {
+        groupId: access.group.id,
+        ancestors: query.includeAncestorGroups,
+        descendants: query.includeDescendantGroups,
+      },
+      reader,
+      AccessLevel.REPORTER,
+      filters,
+      query.order,
+      window,
+    );
+    // The caller's level in each group of the page decides whether the date fields are shown.
+    const levels = user.isAdmin
+      ? undefined
+      : await levelsInGroups(
+          context.db,
+          user.id,
+          page.items.map((row) => row.group_id),
+        );
+    const items = await presentEpics(context.db, page.items, {
+      requestedGroup: { id: access.group.id, fullPath: access.group.full_path },
+      origin,
+      canEdit: (groupId) => user.isAdmin || isReporter(levels?.get(groupId) ?? 0),
+      withLabelDetails: query.withLabelDetails,
+    });
+    return { items, total: page.total };
   });
-  return { items, total: page.total };
 }
 
 export async function getGroupEpic(
