@@ -3,6 +3,7 @@
 // 2-core machine where the load generator runs beside it. Without it, autocannon (Node.js) is used, and
 // the figures are lower by what it takes from the server.
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 
@@ -15,6 +16,11 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   failures: number;
+  /**
+   * The serving process's CPU time per request (µs), when the target names its process: what the request
+   * costs the server, which the other processes of a shared machine change much less than the rate.
+   */
+  cpuUsPerRequest?: number;
 }
 
 export async function loadGeneratorName(): Promise<'wrk' | 'autocannon'> {
@@ -93,6 +99,36 @@ async function driveWithAutocannon(
 export interface LoadTarget {
   url: string;
   headers: Record<string, string>;
+  /** The process that serves it (one process: user and system CPU time are read from /proc/PID/stat). */
+  pid?: number;
+}
+
+/** Clock ticks per second of /proc/PID/stat's times (Linux's USER_HZ, 100 on every common platform). */
+const TICKS_PER_SECOND = 100;
+
+/** The process's user plus system CPU time in µs, or undefined where /proc cannot tell. */
+async function cpuMicroseconds(pid: number): Promise<number | undefined> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  // Fields after the command name (which may hold spaces, inside parentheses): state is field 3, utime 14.
+  const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields?.[11]);
+  const stime = Number(fields?.[12]);
+  if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
+  return ((utime + stime) * 1_000_000) / TICKS_PER_SECOND;
+}
+
+/** Drives the target once and, when it names its process, adds the CPU time it spent per request. */
+async function driveMeasuringCpu(
+  generator: 'wrk' | 'autocannon',
+  target: LoadTarget,
+  seconds: number,
+): Promise<LoadResult> {
+  const before = target.pid === undefined ? undefined : await cpuMicroseconds(target.pid);
+  const result = await drive(generator, target.url, target.headers, seconds);
+  const after = target.pid === undefined ? undefined : await cpuMicroseconds(target.pid);
+  const requests = result.requestsPerSecond * seconds;
+  if (before === undefined || after === undefined || requests === 0) return result;
+  return { ...result, cpuUsPerRequest: (after - before) / requests };
 }
 
 /**
@@ -112,10 +148,19 @@ export async function measureInTurn(
   for (let round = 0; round < options.rounds; round++) {
     for (const index of round % 2 === 0 ? order : [...order].reverse()) {
       const target = targets[index];
-      if (target) results[index]?.push(await drive(generator, target.url, target.headers, options.seconds));
+      if (target) results[index]?.push(await driveMeasuringCpu(generator, target, options.seconds));
     }
   }
   return results;
+}
+
+/** The median CPU time per request of several results of one target (NaN without a process to read). */
+export function medianCpu(results: readonly LoadResult[]): number {
+  const sorted = results
+    .map((result) => result.cpuUsPerRequest)
+    .filter((cpu): cpu is number => cpu !== undefined)
+    .sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** The median of the rates of several results of one target. */

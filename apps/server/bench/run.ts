@@ -29,6 +29,7 @@ import {
   type LoadTarget,
   loadGeneratorName,
   measureInTurn,
+  medianCpu,
   medianRate,
   medianResult,
 } from './load.js';
@@ -65,7 +66,7 @@ function formatLoad(name: string, result: LoadResult, baseline?: number): string
 
 /** The minimal Express route, kept running so that it can be measured next to each figure. */
 interface Calibration {
-  /** The minimal route. */
+  /** The minimal route (its target names the Express process, whose CPU time per request is read). */
   minimal: LoadTarget;
   /** Stores the JSON body that `url` answers now; the target sends it back as the minimal route sends its own. */
   sameBody(url: string, headers: Record<string, string>): Promise<LoadTarget>;
@@ -84,7 +85,7 @@ async function startMinimalExpress(): Promise<Calibration> {
   const port = await startListening(child);
   let stored = 0;
   return {
-    minimal: { url: `http://127.0.0.1:${port}/minimal`, headers: {} },
+    minimal: { url: `http://127.0.0.1:${port}/minimal`, headers: {}, pid: child.pid },
     sameBody: async (url, headers) => {
       const body = await (await fetch(url, { headers })).text();
       const storedUrl = `http://127.0.0.1:${port}/bodies/read-${++stored}`;
@@ -94,7 +95,7 @@ async function startMinimalExpress(): Promise<Calibration> {
         body,
       });
       if (put.status !== 204) throw new Error(`minimal Express refused the body of ${url}: ${put.status}`);
-      return { url: storedUrl, headers: {} };
+      return { url: storedUrl, headers: {}, pid: child.pid };
     },
     stop: () => stop(child),
   };
@@ -352,6 +353,16 @@ async function runProjectScale(): Promise<void> {
 }
 
 /**
+ * The same comparisons by the server's CPU time per request (a rate read as 1/CPU time): on a machine shared
+ * with other work, a rate measures the share of the cores the server was given as much as its own cost, while
+ * the CPU time a request takes moves much less.
+ */
+function formatCpuShares(ceilingUs: number, smallUs: number, largeUs: number): string {
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+  return `  ${'by CPU time per request'.padEnd(24)} ceiling ${ceilingUs.toFixed(0)} µs, ${AREA_SCALE_SIZES[0]} items ${smallUs.toFixed(0)} µs (${percent(ceilingUs / smallUs)} of the ceiling), ${AREA_SCALE_SIZES[1]} items ${largeUs.toFixed(0)} µs (${percent(ceilingUs / largeUs)} of the ceiling, ${percent(smallUs / largeUs)} of ${AREA_SCALE_SIZES[0]})`;
+}
+
+/**
  * The rows of document 2's lists: each on 10 and on 10,000 items, one worker, measured in turn with the
  * minimal Express route and its ceiling (the same route sending the 10-item page's body; both pages are of
  * AREA_SCALE_PER_PAGE items of the same shape).
@@ -370,7 +381,9 @@ async function runAreaScale(): Promise<void> {
   );
   const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
   const calibration = await startMinimalExpress();
-  const [small, large] = AREA_SCALE_SIZES.map((size) => areaScaleLists(origin, size, BENCH_TOKEN));
+  const [small, large] = AREA_SCALE_SIZES.map((size) =>
+    areaScaleLists(origin, size, BENCH_TOKEN).map((list) => ({ ...list, pid: child.pid })),
+  );
   for (const [index, smallList] of (small ?? []).entries()) {
     const largeList = large?.[index];
     if (!largeList) continue;
@@ -394,6 +407,7 @@ async function runAreaScale(): Promise<void> {
     console.log(
       `${formatLoad(`${largeList.name} (${AREA_SCALE_SIZES[1]})`, largeResult, baseline)}   ${share}% of ${AREA_SCALE_SIZES[0]}; ${ofCeiling}% of the ceiling`,
     );
+    console.log(formatCpuShares(medianCpu(ceiling), medianCpu(smallResults), medianCpu(largeResults)));
   }
   await calibration.stop();
   await stop(child);
