@@ -1,6 +1,9 @@
 // System notes: what the server writes about changes to an object (GitLab's SystemNoteService), in the
 // transaction of the change. Closing and reopening an issue or an epic write "closed" and "reopened"
-// (SystemNoteService.change_status). Label changes are no notes: the seeds keep label notes out of this API.
+// (SystemNoteService.change_status). Label changes are no notes: the seeds keep label notes out of this API,
+// and GitLab records them as resource label events (Issuable::CommonSystemNotesService#create_labels_note →
+// ResourceEvents::ChangeLabelsService), which its notes API does not list (it reads `noteable.notes`); only
+// its web UI merges them into the discussion as `added ~"label" label` lines.
 import type { ServerContext } from '../../core/context.js';
 import type { Db } from '../../core/store/database.js';
 import { onEpicStateChange } from '../epics/index.js';
