@@ -22,10 +22,10 @@ export async function listGroups() {
 export async function getGroup() {
   // #region getGroup
   try {
-    const groupDetails = await unwrap(
+    const group = await unwrap(
       api.GET('/groups/{id}', { params: { path: { id: 'my-group' } } }),
     );
-    console.log(groupDetails.full_path, groupDetails.web_url);
+    console.log(group.full_path, group.web_url);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);

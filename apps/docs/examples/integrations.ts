@@ -12,12 +12,12 @@ const api = createCollabClient({
 /** List the active integrations of a project */
 export async function listProjectIntegrations() {
   // #region listProjectIntegrations
-  for await (const integrationListItem of api.paginate(() =>
+  for await (const integration of api.paginate(() =>
     api.GET('/projects/{id}/services', {
       params: { path: { id: 'my-group/my-project' } },
     }),
   )) {
-    console.log(integrationListItem.title, integrationListItem.id);
+    console.log(integration.title, integration.id);
   }
   // #endregion
 }
@@ -695,12 +695,12 @@ export async function deleteCodeHostStatusIntegration() {
 /** List the active integrations of a project */
 export async function listActiveProjectIntegrations() {
   // #region listActiveProjectIntegrations
-  for await (const integrationListItem of api.paginate(() =>
+  for await (const integration of api.paginate(() =>
     api.GET('/projects/{id}/integrations', {
       params: { path: { id: 'my-group/my-project' } },
     }),
   )) {
-    console.log(integrationListItem.title, integrationListItem.id);
+    console.log(integration.title, integration.id);
   }
   // #endregion
 }

@@ -12,28 +12,20 @@ const api = createCollabClient({
 /** Get the global notification settings */
 export async function getGlobalNotificationSettings() {
   // #region getGlobalNotificationSettings
-  const notificationSettingsGlobal = await unwrap(
-    api.GET('/notification_settings'),
-  );
-  console.log(
-    notificationSettingsGlobal.level,
-    notificationSettingsGlobal.notification_email,
-  );
+  const settings = await unwrap(api.GET('/notification_settings'));
+  console.log(settings.level, settings.notification_email);
   // #endregion
 }
 
 /** Update the global notification settings */
 export async function updateGlobalNotificationSettings() {
   // #region updateGlobalNotificationSettings
-  const notificationSettingsGlobal = await unwrap(
+  const settings = await unwrap(
     api.PUT('/notification_settings', {
       body: { level: 'disabled', new_note: true },
     }),
   );
-  console.log(
-    notificationSettingsGlobal.level,
-    notificationSettingsGlobal.notification_email,
-  );
+  console.log(settings.level, settings.notification_email);
   // #endregion
 }
 
@@ -41,12 +33,12 @@ export async function updateGlobalNotificationSettings() {
 export async function getGroupNotificationSettings() {
   // #region getGroupNotificationSettings
   try {
-    const notificationSettings = await unwrap(
+    const settings = await unwrap(
       api.GET('/groups/{id}/notification_settings', {
         params: { path: { id: 'my-group' } },
       }),
     );
-    console.log(notificationSettings.level);
+    console.log(settings.level);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -58,13 +50,13 @@ export async function getGroupNotificationSettings() {
 /** Update the notification settings of a group */
 export async function updateGroupNotificationSettings() {
   // #region updateGroupNotificationSettings
-  const notificationSettings = await unwrap(
+  const settings = await unwrap(
     api.PUT('/groups/{id}/notification_settings', {
       params: { path: { id: 'my-group' } },
       body: { level: 'disabled', new_note: true },
     }),
   );
-  console.log(notificationSettings.level);
+  console.log(settings.level);
   // #endregion
 }
 
@@ -72,12 +64,12 @@ export async function updateGroupNotificationSettings() {
 export async function getProjectNotificationSettings() {
   // #region getProjectNotificationSettings
   try {
-    const notificationSettings = await unwrap(
+    const settings = await unwrap(
       api.GET('/projects/{id}/notification_settings', {
         params: { path: { id: 'my-group/my-project' } },
       }),
     );
-    console.log(notificationSettings.level);
+    console.log(settings.level);
   } catch (error) {
     if (error instanceof CollabApiError && error.status === 404)
       console.log(error.body?.message);
@@ -89,12 +81,12 @@ export async function getProjectNotificationSettings() {
 /** Update the notification settings of a project */
 export async function updateProjectNotificationSettings() {
   // #region updateProjectNotificationSettings
-  const notificationSettings = await unwrap(
+  const settings = await unwrap(
     api.PUT('/projects/{id}/notification_settings', {
       params: { path: { id: 'my-group/my-project' } },
       body: { level: 'disabled', new_note: true },
     }),
   );
-  console.log(notificationSettings.level);
+  console.log(settings.level);
   // #endregion
 }

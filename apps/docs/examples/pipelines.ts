@@ -12,12 +12,12 @@ const api = createCollabClient({
 /** List pipelines */
 export async function listPipelines() {
   // #region listPipelines
-  for await (const pipelineListItem of api.paginate(() =>
+  for await (const pipeline of api.paginate(() =>
     api.GET('/projects/{id}/pipelines', {
       params: { path: { id: 'my-group/my-project' } },
     }),
   )) {
-    console.log(pipelineListItem.web_url, pipelineListItem.id);
+    console.log(pipeline.web_url, pipeline.id);
   }
   // #endregion
 }

@@ -39,7 +39,7 @@ export async function listProjects() {
 /** Create a project */
 export async function createProject() {
   // #region createProject
-  const projectFull = await unwrap(
+  const project = await unwrap(
     api.POST('/projects', {
       body: {
         name: 'My Project',
@@ -50,7 +50,7 @@ export async function createProject() {
       },
     }),
   );
-  console.log(projectFull.path_with_namespace, projectFull.web_url);
+  console.log(project.path_with_namespace, project.web_url);
   // #endregion
 }
 
@@ -88,7 +88,7 @@ export async function getProject() {
 /** Edit a project */
 export async function editProject() {
   // #region editProject
-  const projectFull = await unwrap(
+  const project = await unwrap(
     api.PUT('/projects/{id}', {
       params: { path: { id: 'my-group/my-project' } },
       body: {
@@ -98,7 +98,7 @@ export async function editProject() {
       },
     }),
   );
-  console.log(projectFull.path_with_namespace, projectFull.web_url);
+  console.log(project.path_with_namespace, project.web_url);
   // #endregion
 }
 
@@ -150,36 +150,36 @@ export async function getProjectLanguages() {
 /** Archive a project */
 export async function archiveProject() {
   // #region archiveProject
-  const projectFull = await unwrap(
+  const project = await unwrap(
     api.POST('/projects/{id}/archive', {
       params: { path: { id: 'my-group/my-project' } },
     }),
   );
-  console.log(projectFull.path_with_namespace, projectFull.web_url);
+  console.log(project.path_with_namespace, project.web_url);
   // #endregion
 }
 
 /** Unarchive a project */
 export async function unarchiveProject() {
   // #region unarchiveProject
-  const projectFull = await unwrap(
+  const project = await unwrap(
     api.POST('/projects/{id}/unarchive', {
       params: { path: { id: 'my-group/my-project' } },
     }),
   );
-  console.log(projectFull.path_with_namespace, projectFull.web_url);
+  console.log(project.path_with_namespace, project.web_url);
   // #endregion
 }
 
 /** Restore a project marked for deletion */
 export async function restoreProject() {
   // #region restoreProject
-  const projectFull = await unwrap(
+  const project = await unwrap(
     api.POST('/projects/{id}/restore', {
       params: { path: { id: 'my-group/my-project' } },
     }),
   );
-  console.log(projectFull.path_with_namespace, projectFull.web_url);
+  console.log(project.path_with_namespace, project.web_url);
   // #endregion
 }
 

@@ -58,7 +58,7 @@ export async function headRepositoryFile() {
 /** Create a file */
 export async function createRepositoryFile() {
   // #region createRepositoryFile
-  const repositoryFileWriteResult = await unwrap(
+  const written = await unwrap(
     api.POST('/projects/{id}/repository/files/{file_path}', {
       params: {
         path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
@@ -70,17 +70,14 @@ export async function createRepositoryFile() {
       },
     }),
   );
-  console.log(
-    repositoryFileWriteResult.file_path,
-    repositoryFileWriteResult.branch,
-  );
+  console.log(written.file_path, written.branch);
   // #endregion
 }
 
 /** Update a file */
 export async function updateRepositoryFile() {
   // #region updateRepositoryFile
-  const repositoryFileWriteResult = await unwrap(
+  const written = await unwrap(
     api.PUT('/projects/{id}/repository/files/{file_path}', {
       params: {
         path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
@@ -92,10 +89,7 @@ export async function updateRepositoryFile() {
       },
     }),
   );
-  console.log(
-    repositoryFileWriteResult.file_path,
-    repositoryFileWriteResult.branch,
-  );
+  console.log(written.file_path, written.branch);
   // #endregion
 }
 
@@ -116,7 +110,7 @@ export async function deleteRepositoryFile() {
 /** Get a file's blame */
 export async function getRepositoryFileBlame() {
   // #region getRepositoryFileBlame
-  const repositoryFileBlameRanges = await unwrap(
+  const ranges = await unwrap(
     api.GET('/projects/{id}/repository/files/{file_path}/blame', {
       params: {
         path: { id: 'my-group/my-project', file_path: 'docs/README.md' },
@@ -124,7 +118,7 @@ export async function getRepositoryFileBlame() {
       },
     }),
   );
-  for (const range of repositoryFileBlameRanges) {
+  for (const range of ranges) {
     console.log(range.commit.id, range.lines.length);
   }
   // #endregion
