@@ -8,6 +8,7 @@ import type { ServerContext } from '../../core/context.js';
 import { notFound } from '../../core/http/errors.js';
 import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
+import { higherTier } from '../../core/switches.js';
 import { CATALOG, type Slug } from './catalog.js';
 import {
   type IntegrationListItem,
@@ -29,7 +30,7 @@ function projectFor(
 
 /** A higher-tier slug does not exist on the free tier (GitLab CE has no such route). */
 function requireAvailable(context: ServerContext, slug: Slug): void {
-  if (CATALOG[slug].premium && context.instance.tier !== 'premium') throw notFound();
+  if (CATALOG[slug].premium && !higherTier(context)) throw notFound();
 }
 
 export async function listIntegrations(
