@@ -28,7 +28,10 @@ type WithInstance = Pick<ServerContext, 'instance'>;
 /** What the feature-flag switches read: the database the flags are stored in. */
 type WithDatabase = Pick<ServerContext, 'db'>;
 
-/** The higher tier (the instance setting `tier: premium`): the switch the tier-only behaviours follow. */
+/**
+ * The higher tier (the instance setting `tier: premium`): the switch the tier-only behaviours follow (those
+ * below, `enterprise` in /version, the higher tier's integrations).
+ */
 export function higherTier(context: WithInstance): boolean {
   return context.instance.tier === 'premium';
 }
