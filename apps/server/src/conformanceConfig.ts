@@ -21,6 +21,9 @@ const DEMO_CHOICES = {
   sharedProject: 'acme/platform/infra',
   personalPublic: 'owner/dotfiles',
   personalPrivate: 'owner/diary',
+  /** A group with single sign-on on and a SCIM token, and one with it off. */
+  scimGroup: 'acme',
+  groupWithoutSso: 'partners',
 };
 
 type Fixture<T> = T extends (infer U)[] ? U : never;
@@ -60,6 +63,11 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
   const sharedGroup = fixtures.groups[groupIndex] ?? fail(`the group ${DEMO_CHOICES.sharedGroup}`);
   for (const path of [DEMO_CHOICES.namespace, DEMO_CHOICES.hiddenGroup])
     if (!fixtures.groups.some((g) => fullPath(g) === path)) fail(`the group ${path}`);
+  const scimGroup = fixtures.groups.find((g) => fullPath(g) === DEMO_CHOICES.scimGroup);
+  const scimToken = scimGroup?.saml?.enabled ? scimGroup.saml.scim_token : undefined;
+  if (!scimToken) fail(`a SCIM token of ${DEMO_CHOICES.scimGroup} with single sign-on on`);
+  if (fixtures.groups.find((g) => fullPath(g) === DEMO_CHOICES.groupWithoutSso)?.saml?.enabled)
+    fail(`single sign-on off in ${DEMO_CHOICES.groupWithoutSso}`);
   const projectPaths = [
     DEMO_CHOICES.publicProject,
     DEMO_CHOICES.privateProject,

@@ -75,12 +75,30 @@ export interface ReportInput {
   exchanges: Exchange[];
   tests: TestOutcome[];
   files: FileOutcome[];
+  /** Optional fixtures the config lacks (`scim`): the operations of the tag they are named after skip. */
+  configGaps?: string[];
   /** The operations the run was limited to (--only), and the pattern. */
   only?: { pattern: string; selects(entry: OperationEntry): boolean };
 }
 
 /** Failures kept per operation in the report (the first ones; a broken server repeats itself). */
 const MAX_FAILURES = 20;
+
+/** Lower-case words of a camelCase name or a tag ("Project import/export" → project, import, export). */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** Whether a test file is about a tag: every word of its name is a word of the tag (branches → Protected branches). */
+export function fileCoversTag(file: string, tag: string): boolean {
+  const own = words((file.split('/').at(-1) ?? '').replace(/\.test\.ts$/, ''));
+  const of = new Set(words(tag));
+  return own.length > 0 && own.every((word) => of.has(word));
+}
 
 function relative(file: string): string {
   const at = file.lastIndexOf('/test/');
@@ -173,7 +191,7 @@ export function buildReport(input: ReportInput): Report {
     };
     if (seen && seen.failures.length > 0) return { ...base, state: 'fail' };
     if (seen) return { ...base, state: 'pass' };
-    return { ...base, state: 'skip', reason: skipReason(skippedFiles) };
+    return { ...base, state: 'skip', reason: skipReason(base.tag, input, skippedFiles) };
   });
   const selected = input.only
     ? operations.filter((_, i) => input.only?.selects(input.operations[i] as OperationEntry))
@@ -202,12 +220,19 @@ export function buildReport(input: ReportInput): Report {
   };
 }
 
-function skipReason(skippedFiles: FileOutcome[]): string {
+function skipReason(tag: string, input: ReportInput, skippedFiles: FileOutcome[]): string {
+  const tagWords = new Set(words(tag));
+  const gaps = (input.configGaps ?? []).filter((gap) => words(gap).every((word) => tagWords.has(word)));
+  if (gaps.length > 0) return `config lacks ${gaps.map((gap) => `fixtures.${gap}`).join(', ')}`;
   const why = ['not exercised by any test'];
-  if (skippedFiles.length > 0)
-    why.push(
-      `${skippedFiles.length} test file(s) did not run: ${skippedFiles.map((f) => `${relative(f.file)} (${f.reason})`).join(', ')}`,
-    );
+  const skippedTests = input.tests.filter((t) => t.state === 'skipped' && fileCoversTag(t.file, tag));
+  if (skippedTests.length > 0) {
+    const files = [...new Set(skippedTests.map((t) => relative(t.file)))];
+    why.push(`${skippedTests.length} test(s) of ${files.join(', ')} skipped themselves`);
+  }
+  const notRun = skippedFiles.filter((f) => fileCoversTag(f.file, tag));
+  if (notRun.length > 0)
+    why.push(`not run: ${notRun.map((f) => `${relative(f.file)} (${f.reason})`).join(', ')}`);
   return why.join('; ');
 }
 

@@ -2,6 +2,7 @@
 // --base-url with the tokens and fixtures of --config, then a report per operation of the bundled spec.
 // The tests read the configuration as always (COLLAB_CONFORMANCE_CONFIG, see src/config.ts); the validating
 // fetch appends every exchange to a JSONL file (COLLAB_CONFORMANCE_EXCHANGES) that the report is built from.
+/// <reference types="vitest/config" />
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import {
   buildReport,
   type FileOutcome,
   failed,
+  fileCoversTag,
   formatReport,
   junitReport,
   type TestOutcome,
@@ -64,6 +66,9 @@ const TOOL_TESTS = new Set([
 ]);
 const TOOL_PREFIX = /^(cli|fuzz|proxy|package)/;
 
+/** Fixtures a config may leave out: the tests that need them skip themselves (see ConformanceConfig). */
+const OPTIONAL_FIXTURES = ['scim'] as const;
+
 interface Options {
   baseUrl: string | undefined;
   config: string | undefined;
@@ -111,15 +116,6 @@ function parse(args: string[]): Options {
 export class UsageError extends Error {}
 
 // --- Selecting operations and test files -----------------------------------------------------------------
-
-/** Lower-case words of a camelCase name or a tag ("Project import/export" → project, import, export). */
-function words(text: string): string[] {
-  return text
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
 
 function tagOf(entry: OperationEntry): string {
   return String((entry.operation.tags as string[] | undefined)?.[0] ?? '');
@@ -176,7 +172,7 @@ export function selectTestFiles(operations: OperationEntry[], only: string | und
     .filter((name) => name.endsWith('.test.ts') && !TOOL_TESTS.has(name) && !TOOL_PREFIX.test(name))
     .sort();
   const selects = only ? onlyMatcher(only) : undefined;
-  const tags = selects ? operations.filter(selects).map((entry) => new Set(words(tagOf(entry)))) : [];
+  const tags = selects ? [...new Set(operations.filter(selects).map(tagOf))] : [];
   const terms =
     only
       ?.split(',')
@@ -187,8 +183,7 @@ export function selectTestFiles(operations: OperationEntry[], only: string | und
   for (const name of names) {
     const stem = name.replace(/\.test\.ts$/, '');
     if (selects) {
-      const own = words(stem);
-      const byTag = tags.some((tag) => own.every((word) => tag.has(word)));
+      const byTag = tags.some((tag) => fileCoversTag(name, tag));
       const byName = terms.some((term) => stem.toLowerCase().includes(term));
       if (!byTag && !byName) continue;
     }
@@ -403,6 +398,7 @@ export async function main(args: string[]): Promise<number> {
     exchanges: readExchanges(exchangesFile),
     tests: [...reporter.tests.values()],
     files: [...selection.skipped, ...reporter.files],
+    configGaps: OPTIONAL_FIXTURES.filter((name) => config.config.fixtures[name] === undefined),
     ...(only ? { only: { pattern: only, selects: onlyMatcher(only) } } : {}),
   });
   process.stdout.write(`${formatReport(report)}\n`);
