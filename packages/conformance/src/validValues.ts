@@ -62,6 +62,7 @@ function candidates(n: number): string[] {
     '1,2',
     '2030-01-02',
     `Valid title ${n}`,
+    '#1f78d1',
   ];
 }
 

@@ -24,7 +24,7 @@ const FIXED: Record<string, JsonObject> = {
 
 /** A 400 that is about the request's shape (GitLab's and the validator's words for a bad parameter). */
 export const SHAPE_WORDS =
-  /is missing|is invalid|does not have a valid value|must (be|have|match|NOT|not)|is too (long|short)|can't be blank|not a valid|is blocked|are missing|at least one|can contain only|can only contain|cannot (start|end|contain)|unsupported content type|not valid JSON|percent-encoding|malformed/i;
+  /is missing|is invalid|does not have a valid value|must (be|have|match|NOT|not)\b|is too (long|short)|can't be blank|not a valid|is blocked|are missing|at least one|can contain only|can only contain|cannot (start|end|contain)|unsupported content type|not valid JSON|percent-encoding|malformed/i;
 
 /** The class of an answer to a valid request: its status, with a 400 split into `shape` and `400 state`. */
 export function classOf(status: number, text: string): string {

@@ -12,6 +12,7 @@ interface Command {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   run: () => import('./run.js'),
   fuzz: () => import('./fuzz.js'),
+  proxy: () => import('./proxy.js'),
 };
 
 function version(): string {

@@ -166,6 +166,22 @@ export function fuzzPlan(
   return { job, variant, cases };
 }
 
+/**
+ * Runs `work` again (twice at most) when the connection broke before an answer: a keep-alive connection the
+ * server closed just as it was reused is the transport's race, not an answer of the server.
+ */
+async function withRetries<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = String((error as { cause?: { code?: unknown } }).cause?.code ?? '');
+      if (attempt >= 2 || !['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE'].includes(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
 export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecIndex()): Promise<FuzzReport> {
   const started = Date.now();
   const deadline = started + options.seconds * 1000;
@@ -173,7 +189,7 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
   const validator = new ResponseValidator(index);
   const target = targetFor(config);
   const probeCases = requestCases(index, () => config.fixtures);
-  const implemented = await operationRequests(index, probeCases, () => target).probe();
+  const implemented = await withRetries(() => operationRequests(index, probeCases, () => target).probe());
   const probeRequests = index.operations.filter((entry) => entry.method !== 'HEAD').length;
   const only = options.only?.toLowerCase();
   const selected = index.operations.filter(
@@ -228,7 +244,9 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
       typeof c.body === 'string' || c.body === undefined ? c.body : new Blob([new Uint8Array(c.body)]);
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(30_000) });
+      response = await withRetries(() =>
+        fetch(url, { method, headers, body, signal: AbortSignal.timeout(30_000) }),
+      );
     } catch (error) {
       report('no answer', entry, method, url, 0, c.label, `no answer: ${String(error)}`, curl);
       return { answer: undefined, url, curl, method };
@@ -288,6 +306,33 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
       );
   }
 
+  /** Jobs in flight outside `alone`, and whether a job runs alone now. */
+  let inFlight = 0;
+  let aloneNow = false;
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  async function shared<T>(work: () => Promise<T>): Promise<T> {
+    while (aloneNow) await pause();
+    inFlight++;
+    try {
+      return await work();
+    } finally {
+      inFlight--;
+    }
+  }
+
+  /** Runs `work` with no other job in flight. */
+  async function alone<T>(work: () => Promise<T>): Promise<T> {
+    while (aloneNow) await pause();
+    aloneNow = true;
+    try {
+      while (inFlight > 0) await pause();
+      return await work();
+    } finally {
+      aloneNow = false;
+    }
+  }
+
   async function runJob(job: Job): Promise<void> {
     const { entry, c } = job;
     const admin = config.tokens.admin;
@@ -332,8 +377,6 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
       }
     } else if (job.kind === 'method') {
       await checkMethodNotAllowed(job);
-    } else {
-      await runSequence(job);
     }
   }
 
@@ -343,7 +386,13 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
     const missing = METHODS.filter((method) => !allowed.includes(method));
     const method = missing[job.index % Math.max(1, missing.length)];
     if (method === undefined) return;
-    const c = { ...job.c, label: `${method} on ${job.entry.template}` };
+    // A GET or HEAD carries no body (fetch refuses one): the path and query stay the valid request's.
+    const bodyless = method === 'GET' || method === 'HEAD';
+    const c = {
+      ...job.c,
+      label: `${method} on ${job.entry.template}`,
+      ...(bodyless ? { body: undefined, contentType: undefined } : {}),
+    };
     const result = await send(job.entry, c, job.kind, config.tokens.admin, method);
     const status = result.answer?.status ?? 0;
     if (status >= 200 && status < 300)
@@ -400,13 +449,32 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
     return { ...v.c, path, query: query.toString(), label: `${link.name} after ${job.entry.operationId}` };
   }
 
+  /**
+   * Jobs run side by side, but a sequence's verdicts hold only if no other job changes its resource between
+   * its steps: a deletion and the reads after it run alone, and so does a whole sequence that starts with an
+   * upsert (a PUT of a resource that exists once per project, such as an integration, which other jobs
+   * write too, maybe under another path).
+   */
   async function runSequence(job: Job): Promise<void> {
+    if (job.entry.method !== 'POST') {
+      await alone(async () => {
+        const deletion = await createAndFollow(job);
+        await deletion?.();
+      });
+      return;
+    }
+    const deletion = await shared(() => createAndFollow(job));
+    if (deletion) await alone(deletion);
+  }
+
+  /** The create and its reads and updates; then the deletion step, still to run, when there is one. */
+  async function createAndFollow(job: Job): Promise<(() => Promise<void>) | undefined> {
     const { entry, c } = job;
     const admin = config.tokens.admin;
     const created = await send(entry, c, job.kind, admin);
     judgeValid(entry, c, created);
     const answer = created.answer;
-    if (!answer || answer.status < 200 || answer.status >= 300) return;
+    if (!answer || answer.status < 200 || answer.status >= 300) return undefined;
     let responseBody: unknown;
     try {
       responseBody = JSON.parse(answer.text);
@@ -448,25 +516,27 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
       judgeValid(other.target, other.c, await send(other.target, other.c, job.kind, admin));
     // Deleted: every read answers 404 (a deletion only scheduled, 202, may still be served).
     const remove = deletes[0];
-    if (!remove) return;
-    const removed = await send(remove.target, remove.c, job.kind, admin);
-    judgeValid(remove.target, remove.c, removed);
-    if (removed.answer?.status !== 204 && removed.answer?.status !== 200) return;
-    for (const read of reads) {
-      const result = await send(read.target, read.c, job.kind, admin);
-      const status = result.answer?.status ?? 0;
-      if (status > 0 && status !== 404)
-        report(
-          'deleted resource still served',
-          read.target,
-          'GET',
-          result.url,
-          status,
-          `${read.c.label}, after ${remove.target.operationId}`,
-          `${remove.target.operationId} answered ${removed.answer.status}, then ${read.target.operationId} answered ${status}, not 404`,
-          result.curl,
-        );
-    }
+    if (!remove) return undefined;
+    return async () => {
+      const removed = await send(remove.target, remove.c, job.kind, admin);
+      judgeValid(remove.target, remove.c, removed);
+      if (removed.answer?.status !== 204 && removed.answer?.status !== 200) return;
+      for (const read of reads) {
+        const result = await send(read.target, read.c, job.kind, admin);
+        const status = result.answer?.status ?? 0;
+        if (status > 0 && status !== 404)
+          report(
+            'deleted resource still served',
+            read.target,
+            'GET',
+            result.url,
+            status,
+            `${read.c.label}, after ${remove.target.operationId}`,
+            `${remove.target.operationId} answered ${removed.answer.status}, then ${read.target.operationId} answered ${status}, not 404`,
+            result.curl,
+          );
+      }
+    };
   }
 
   let next = 0;
@@ -477,7 +547,8 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
         while (budgetLeft()) {
           const job = plan.job(next++);
           if ('unsupported' in job) unsupported[job.entry.operationId] = job.unsupported;
-          else await runJob(job);
+          else if (job.kind === 'sequence') await runSequence(job);
+          else await shared(() => runJob(job));
         }
       }),
     );

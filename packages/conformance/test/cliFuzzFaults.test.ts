@@ -1,0 +1,113 @@
+// The fuzzer catches stateful faults (issue 20, point 3): `fuzz` limited to the project badges goes through a
+// fault-injecting proxy (src/faultProxy.ts) to a local reference server, and each fault must be reported as
+// its own kind of finding naming the operation that broke: a deleted badge still served, a created badge not
+// readable, an invalid badge accepted. The same fuzz without a fault finds nothing, so the faults, not the
+// setup, make the findings.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoConfig } from '../src/config.js';
+import {
+  type Fault,
+  type FaultProxy,
+  matches,
+  type ProxiedResponse,
+  startFaultProxy,
+} from '../src/faultProxy.js';
+import { type Check, type FuzzReport, fuzz } from '../src/fuzz/engine.js';
+import { formatFinding } from '../src/fuzz/output.js';
+import { type LocalServer, startLocalServer } from '../src/localServer.js';
+
+const PROJECT_BADGES = /^\/api\/v4\/projects\/[^/]+\/badges$/;
+const PROJECT_BADGE = /^\/api\/v4\/projects\/[^/]+\/badges\/\d+$/;
+/** Enough requests for several create → read → update → delete sequences of project badges. */
+const REQUESTS = 150;
+
+let server: LocalServer;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  server = await startLocalServer();
+  proxy = await startFaultProxy({ upstream: server.baseUrl });
+}, 120_000);
+afterAll(async () => {
+  await proxy?.close();
+  await server?.close();
+});
+
+/** `fuzz --only ProjectBadge --requests REQUESTS --seed 11` through the proxy, with `fault` injected. */
+async function fuzzThrough(fault: Fault | undefined): Promise<FuzzReport> {
+  proxy.setFault(fault);
+  try {
+    return await fuzz({
+      config: demoConfig(proxy.url),
+      requests: REQUESTS,
+      seconds: 300,
+      seed: 11,
+      only: 'ProjectBadge',
+      parallel: 2,
+    });
+  } finally {
+    proxy.setFault(undefined);
+  }
+}
+
+/** The operations named by findings of `check`. */
+function named(report: FuzzReport, check: Check): string[] {
+  return [...new Set(report.findings.filter((f) => f.check === check).map((f) => f.operationId))];
+}
+
+const notFound = (): ProxiedResponse => ({
+  status: 404,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"message":"404 Badge Not Found"}'),
+});
+
+describe('fuzz reports stateful faults, naming the operation', () => {
+  it('finds nothing without a fault', async () => {
+    const report = await fuzzThrough(undefined);
+    expect(report.findings.map(formatFinding)).toEqual([]);
+    expect(report.byKind.sequence ?? 0).toBeGreaterThan(10);
+  }, 600_000);
+
+  it('reports a deleted badge still served', async () => {
+    // The proxy remembers each badge as last read, and serves it again once deleted.
+    const lastRead = new Map<string, ProxiedResponse>();
+    const report = await fuzzThrough((request, response) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (matches(request, 'GET', PROJECT_BADGE) && response.status === 200) lastRead.set(path, response);
+      if (matches(request, 'GET', PROJECT_BADGE) && response.status === 404) return lastRead.get(path);
+      return undefined;
+    });
+    expect(proxy.injected.length).toBeGreaterThan(0);
+    expect(named(report, 'deleted resource still served')).toEqual(['getProjectBadge']);
+    const finding = report.findings.find((f) => f.check === 'deleted resource still served');
+    expect(finding?.curl).toMatch(/^curl .* -X GET .*\/badges\/\d+'$/);
+  }, 600_000);
+
+  it('reports a created badge not readable', async () => {
+    // Every badge read right after its creation is "not found" (the proxy forgets new badges once).
+    const created = new Set<string>();
+    const report = await fuzzThrough((request, response) => {
+      if (matches(request, 'POST', PROJECT_BADGES) && response.status === 201) {
+        const { id } = JSON.parse(response.body.toString('utf8')) as { id: number };
+        created.add(`${request.url.split('?')[0]}/${id}`);
+      }
+      const path = request.url.split('?')[0] ?? '';
+      if (matches(request, 'GET', PROJECT_BADGE) && created.delete(path)) return notFound();
+      return undefined;
+    });
+    expect(named(report, 'created resource not readable')).toEqual(['getProjectBadge']);
+  }, 600_000);
+
+  it('reports an invalid badge accepted', async () => {
+    // A refused create is answered as if it had been taken: 201 with the last badge really created.
+    let lastCreated: ProxiedResponse | undefined;
+    const report = await fuzzThrough((request, response) => {
+      if (!matches(request, 'POST', PROJECT_BADGES)) return undefined;
+      if (response.status === 201) lastCreated = response;
+      if (response.status === 400 && lastCreated) return lastCreated;
+      return undefined;
+    });
+    expect(named(report, 'invalid request accepted')).toContain('addProjectBadge');
+    expect(named(report, 'invalid request accepted').every((id) => id === 'addProjectBadge')).toBe(true);
+  }, 600_000);
+});
