@@ -1041,7 +1041,8 @@ export class GitRepository {
    */
   async diffBetween(from: string | null, to: string, maxBytes: number): Promise<string | null> {
     if (!isSafeRevision(to) || (from !== null && !isSafeRevision(from))) return null;
-    const base = from ?? (await this.gitOk(['hash-object', '-t', 'tree', '/dev/null'])).toString('utf8').trim();
+    const base =
+      from ?? (await this.gitOk(['hash-object', '-t', 'tree', '/dev/null'])).toString('utf8').trim();
     const result = await this.git(['diff', '--no-color', '--no-ext-diff', base, to, '--']);
     if (result.code !== 0) return null;
     const text = result.stdout.subarray(0, maxBytes).toString('utf8');
