@@ -97,6 +97,11 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
         personalPublic: DEMO_CHOICES.personalPublic,
         personalPrivate: DEMO_CHOICES.personalPrivate,
       },
+      scim: {
+        group: DEMO_CHOICES.scimGroup,
+        token: scimToken,
+        groupWithoutSso: DEMO_CHOICES.groupWithoutSso,
+      },
     },
   };
 }
