@@ -10,7 +10,15 @@
 // later run reuses.
 import { createScimClient, type ScimClient } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configFromEnvironment, openTarget, RUN, type Target } from '../src/index.js';
+import {
+  configFromEnvironment,
+  demoConfig,
+  openTarget,
+  RUN,
+  startLocalServer,
+  type Target,
+  targetFor,
+} from '../src/index.js';
 import { callAs } from './callAs.js';
 
 const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -68,6 +76,8 @@ interface RawOptions {
   text?: string;
   contentType?: string;
   query?: Record<string, string>;
+  /** Another server than the file's (the free-tier one). */
+  on?: Target;
 }
 
 /** A request below /api/scim/v2 through the validating fetch. */
@@ -80,7 +90,8 @@ async function raw<T = unknown>(path: string, options: RawOptions = {}): Promise
   if (options.text !== undefined) body = options.text;
   if (body !== undefined) headers['Content-Type'] = options.contentType ?? 'application/scim+json';
   const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
-  const response = await target.fetch(`${target.config.baseUrl}/api/scim/v2${path}${query}`, {
+  const server = options.on ?? target;
+  const response = await server.fetch(`${server.config.baseUrl}/api/scim/v2${path}${query}`, {
     method: options.method ?? 'GET',
     headers,
     body,
@@ -532,5 +543,39 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
       expect(response.headers.get('allow')).toMatch(/PATCH/);
       expect(await response.json()).toMatchObject({ schemas: [ERROR_SCHEMA], status: '405' });
     });
+  });
+});
+
+// The free tier has no SCIM (GitLab's licensed group_scim feature): a server of this repository started with
+// the demo fixtures on the free tier, so only where the suite starts its own servers.
+describe.skipIf(configured !== undefined)('SCIM on the free tier', () => {
+  let free: Target;
+  beforeAll(async () => {
+    const local = await startLocalServer({
+      fixtures: (demo) => ({ ...demo, instance: { ...demo.instance, tier: 'free' } }),
+    });
+    free = targetFor(demoConfig(local.baseUrl), local);
+    scim = free.config.fixtures.scim ?? scim;
+  }, 300_000);
+  afterAll(async () => {
+    await free?.close();
+  });
+
+  it('every operation answers 403 in the SCIM shape, after the group lookup', async () => {
+    const user = newUser('free');
+    const patch = { Operations: [{ op: 'Replace', path: 'name.formatted', value: 'x' }] };
+    const requests: [string, RawOptions][] = [
+      [usersPath(), {}],
+      [usersPath(), { method: 'POST', json: user.body }],
+      [userPath(user.externalId), {}],
+      [userPath(user.externalId), { method: 'PATCH', json: patch }],
+      [userPath(user.externalId), { method: 'DELETE' }],
+    ];
+    for (const [path, options] of requests) {
+      expectScimError(await raw(path, { ...options, on: free }), 403, /Group SCIM not enabled/);
+      // An unknown group is still a 404.
+      const unknown = path.replace(usersPath(), usersPath(`no-such-group-${RUN}`));
+      expectScimError(await raw(unknown, { ...options, on: free }), 404);
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { ServerContext } from '../../core/context.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Page } from '../../core/store/paging.js';
+import { higherTier } from '../../core/switches.js';
 import { ScimError, scimBadRequest, scimConflict, scimNotFound, scimUnauthorized } from './errors.js';
 import { parseUserFilter, UnsupportedFilter } from './filter.js';
 import { nameOf, type PatchOperation, readOperations } from './patchOperations.js';
@@ -42,8 +43,8 @@ const MAX_COUNT = 100;
 const GUEST = 10;
 
 /**
- * The group at `groupPath`, if it exists (404), has single sign-on on (404) and `token` is its SCIM token
- * (401), in the order GitLab checks them.
+ * The group at `groupPath`, if it exists (404), the instance has the higher tier (403), the group has single
+ * sign-on on (404) and `token` is its SCIM token (401), in the order GitLab checks them.
  */
 export async function authorizeScimGroup(
   context: ServerContext,
@@ -52,6 +53,8 @@ export async function authorizeScimGroup(
 ): Promise<ScimGroup> {
   const group = await findGroupSso(context.db, groupPath);
   if (!group) throw scimNotFound(`Group ${groupPath} not found`);
+  // Group SCIM is a licensed (higher-tier) feature in GitLab.
+  if (!higherTier(context)) throw new ScimError(403, 'Group SCIM not enabled.');
   if (group.enabled !== 1) throw scimNotFound(`Group ${groupPath} does not have SAML SSO configured`);
   if (!token || group.token_sha256 === null || hashToken(token) !== group.token_sha256)
     throw scimUnauthorized();
