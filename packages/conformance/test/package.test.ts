@@ -116,7 +116,8 @@ describe.skipIf(!npmVersion)('the packed tool (skipped: npm is not available)', 
         dereference: true,
         filter: (source) => !source.includes('/node_modules/', dir.length),
       });
-      run('npm', ['pack', copy, '--pack-destination', work, '--silent'], work);
+      // --ignore-scripts: a published package's prepack (tsdown, say) has nothing to build here.
+      run('npm', ['pack', copy, '--pack-destination', work, '--silent', '--ignore-scripts'], work);
     }
     const tarballs = readdirSync(work)
       .filter((name) => name.endsWith('.tgz'))

@@ -129,6 +129,7 @@ export function buildReport(input: ReportInput): Report {
     return entry;
   };
   const unattributed: Failure[] = [];
+  const operationIds = new Set(input.operations.map((entry) => entry.operationId));
   const testName = new Map(input.tests.map((t) => [t.id, `${relative(t.file)} › ${t.name}`]));
 
   // Every response that broke the contract fails its operation, whichever test (or hook) sent it.
@@ -156,9 +157,24 @@ export function buildReport(input: ReportInput): Report {
     // A ContractViolation (the validating fetch's) is already counted with its exchange.
     if (test.errors.length > 0 && test.errors.every((error) => error.includes('breaks the contract')))
       continue;
-    const sent = byTest.get(test.id) ?? [];
+    // A test named after an operation (the spec-driven files: `... > createProject: ...`) is charged to it:
+    // those tests run concurrently, so their last request may be another test's operation.
+    const named = [...test.name.matchAll(/\b([a-z][A-Za-z0-9]+)\b/g)]
+      .map((match) => match[1] as string)
+      .find((word) => operationIds.has(word));
+    const all = byTest.get(test.id) ?? [];
+    const sent = named ? all.filter((exchange) => exchange.operationId === named) : all;
     const last = sent.at(-1);
     const name = `${relative(test.file)} › ${test.name}`;
+    if (named && !last) {
+      slot(named).failures.push({
+        operationId: named,
+        test: name,
+        message: test.errors.join('\n') || 'failed',
+        violations: [],
+      });
+      continue;
+    }
     const message = test.errors.join('\n') || 'failed';
     if (last?.operationId) slot(last.operationId).failures.push(failureOf(last, name, message));
     else if (last) unattributed.push(failureOf(last, name, message));
