@@ -109,6 +109,10 @@ export async function startFaultProxy(options: { upstream: string; fault?: Fault
       res.end(`fault proxy: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
+  // Longer than any client's idle keep-alive (undici's is 4 s, Node's server default 5 s): a client must never
+  // send a request on a connection the proxy is closing at that moment (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
