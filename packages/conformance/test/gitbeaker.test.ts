@@ -20,29 +20,19 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, RUN, type Target, validatingFetch } from '../src/index.js';
+import { openTarget, RUN, type Target } from '../src/index.js';
+import { gitbeakerClients, refusal, validateGlobalFetch } from './gitbeakerSupport.js';
 import { newKey } from './sshKeys.js';
 import { readTarGz } from './tarball.js';
 import { startReceiver } from './uploadReceiver.js';
 import { waitFor } from './waitFor.js';
 
-type Api = Gitlab<false>;
-
 let target: Target;
-const apis = new Map<Role, Api>();
-/** gitbeaker as one of the config's roles (one client each, as an application would hold it). */
-function as(role: Role): Api {
-  let api = apis.get(role);
-  if (!api) {
-    api = new Gitlab({ host: target.config.baseUrl, token: target.config.tokens[role] });
-    apis.set(role, api);
-  }
-  return api;
-}
+const as = gitbeakerClients(() => target);
 
-const originalFetch = globalThis.fetch;
+let restoreFetch = () => {};
 /** Set around the one call whose answer the spec does not document (gitbeaker's POST to a mirror). */
 let unvalidated = false;
 let namespaceId: number;
@@ -51,27 +41,9 @@ let project: { id: number; path_with_namespace: string; default_branch: string }
 /** A second one, for enabling a deploy key of the first. */
 let otherProject: { id: number; path_with_namespace: string };
 
-/** The HTTP status of a refused gitbeaker call (it throws a GitbeakerRequestError carrying the response). */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(GitbeakerRequestError);
-    const cause = (error as GitbeakerRequestError).cause;
-    return { status: cause?.response.status ?? 0, message: cause?.description ?? '' };
-  }
-  throw new Error('the call succeeded; a refusal was expected');
-}
-
 beforeAll(async () => {
   target = await openTarget();
-  // gitbeaker calls the global fetch: the API's responses go through the validating one.
-  const validating = validatingFetch(originalFetch);
-  const api = `${target.config.baseUrl}/api/v4/`;
-  globalThis.fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    return url.startsWith(api) && !unvalidated ? validating(input, init) : originalFetch(input, init);
-  };
+  restoreFetch = validateGlobalFetch(target, { unvalidated: () => unvalidated });
   const group = await as('owner').Groups.show(target.config.fixtures.namespace);
   namespaceId = group.id;
   project = (await as('owner').Projects.create({
@@ -88,7 +60,7 @@ beforeAll(async () => {
   })) as typeof otherProject;
 });
 afterAll(async () => {
-  globalThis.fetch = originalFetch;
+  restoreFetch();
   await target?.close();
 });
 

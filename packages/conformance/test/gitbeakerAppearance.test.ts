@@ -9,61 +9,32 @@
 //
 // On a shared server the texts this file changes are put back at the end (the logo cannot be removed through
 // the API and stays this run's file).
-import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, RUN, type Target, validatingFetch } from '../src/index.js';
-
-type Api = Gitlab<false>;
+import { openTarget, RUN, type Target } from '../src/index.js';
+import { gitbeakerClients, refusal, validateGlobalFetch } from './gitbeakerSupport.js';
 
 let target: Target;
-const apis = new Map<Role, Api>();
-/** gitbeaker as one of the config's roles (one client each, as an application would hold it). */
-function as(role: Role): Api {
-  let api = apis.get(role);
-  if (!api) {
-    api = new Gitlab({ host: target.config.baseUrl, token: target.config.tokens[role] });
-    apis.set(role, api);
-  }
-  return api;
-}
+const as = gitbeakerClients(() => target);
 
 const originalFetch = globalThis.fetch;
+let restoreFetch = () => {};
 /** gitbeaker's misspelt path, and the path GitLab serves. */
 const MISSPELT = '/api/v4/application/appearence';
 const SERVED = '/api/v4/application/appearance';
 /** Whether gitbeaker's misspelt path is corrected on the way out (all tests but the first). */
 let correcting = false;
 
-/** The HTTP status of a refused gitbeaker call (it throws a GitbeakerRequestError carrying the response). */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(GitbeakerRequestError);
-    const cause = (error as GitbeakerRequestError).cause;
-    return { status: cause?.response.status ?? 0, message: cause?.description ?? '' };
-  }
-  throw new Error('the call succeeded; a refusal was expected');
-}
-
 /** The texts before this file changed them. */
 let original: Record<string, unknown>;
 
 beforeAll(async () => {
   target = await openTarget();
-  // gitbeaker calls the global fetch: the API's responses go through the validating one.
-  const validating = validatingFetch(originalFetch);
-  const api = `${target.config.baseUrl}/api/v4/`;
-  globalThis.fetch = (input, init) => {
-    let url = input instanceof Request ? input.url : String(input);
-    if (correcting && url.startsWith(`${target.config.baseUrl}${MISSPELT}`)) {
-      url = url.replace(MISSPELT, SERVED);
-      input = input instanceof Request ? new Request(url, input) : url;
-    }
+  const misspelt = `${target.config.baseUrl}${MISSPELT}`;
+  restoreFetch = validateGlobalFetch(target, {
+    rewrite: (url) => (correcting && url.startsWith(misspelt) ? url.replace(MISSPELT, SERVED) : url),
     // The misspelt path is no operation of the spec: its 404 goes around the validation.
-    const operation = url.startsWith(api) && !url.startsWith(`${target.config.baseUrl}${MISSPELT}`);
-    return operation ? validating(input, init) : originalFetch(input, init);
-  };
+    unvalidated: (url) => url.startsWith(misspelt),
+  });
   correcting = true;
   const current = (await as('admin').ApplicationAppearance.show()) as Record<string, unknown>;
   correcting = false;
@@ -82,7 +53,7 @@ afterAll(async () => {
     correcting = true;
     await as('admin').ApplicationAppearance.edit(original);
   }
-  globalThis.fetch = originalFetch;
+  restoreFetch();
   await target?.close();
 });
 

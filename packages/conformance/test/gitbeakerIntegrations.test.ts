@@ -5,50 +5,23 @@
 // Every response of the API also goes through the suite's validating fetch (the spec's contract).
 //
 // On a shared server the file changes only the project it creates (its name carries RUN).
-import { GitbeakerRequestError, Gitlab } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, type Role, RUN, type Target, validatingFetch } from '../src/index.js';
+import { openTarget, RUN, type Target } from '../src/index.js';
+import { type Api, gitbeakerClients, refusal, validateGlobalFetch } from './gitbeakerSupport.js';
 
-type Api = Gitlab<false>;
 type IntegrationName = Parameters<Api['Integrations']['edit']>[1];
 
 let target: Target;
-const apis = new Map<Role, Api>();
-/** gitbeaker as one of the config's roles (one client each, as an application would hold it). */
-function as(role: Role): Api {
-  let api = apis.get(role);
-  if (!api) {
-    api = new Gitlab({ host: target.config.baseUrl, token: target.config.tokens[role] });
-    apis.set(role, api);
-  }
-  return api;
-}
+const as = gitbeakerClients(() => target);
 
-const originalFetch = globalThis.fetch;
+let restoreFetch = () => {};
 /** A public project of this run in `namespace`, created by the owner through gitbeaker. */
 let project: { id: number; path_with_namespace: string };
 
-/** The HTTP status of a refused gitbeaker call (it throws a GitbeakerRequestError carrying the response). */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  try {
-    await call;
-  } catch (error) {
-    expect(error).toBeInstanceOf(GitbeakerRequestError);
-    const cause = (error as GitbeakerRequestError).cause;
-    return { status: cause?.response.status ?? 0, message: cause?.description ?? '' };
-  }
-  throw new Error('the call succeeded; a refusal was expected');
-}
-
 beforeAll(async () => {
   target = await openTarget();
-  // gitbeaker calls the global fetch: the API's responses go through the validating one.
-  const validating = validatingFetch(originalFetch);
-  const api = `${target.config.baseUrl}/api/v4/`;
-  globalThis.fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    return url.startsWith(api) ? validating(input, init) : originalFetch(input, init);
-  };
+  restoreFetch = validateGlobalFetch(target);
   const group = await as('owner').Groups.show(target.config.fixtures.namespace);
   project = (await as('owner').Projects.create({
     path: `gitbeaker-integrations-${RUN}`,
@@ -57,7 +30,7 @@ beforeAll(async () => {
   })) as typeof project;
 });
 afterAll(async () => {
-  globalThis.fetch = originalFetch;
+  restoreFetch();
   await target?.close();
 });
 
