@@ -12,8 +12,11 @@
 # minutes: the spec-driven walks over every operation (parameterReading, negative, validRequests,
 # allOperationsServed) and the fuzz tests (the same JavaScript sending the same requests: 13 minutes of the
 # 27 the suite's files take), the packing test and the docs tests (no server code); all of them run under the
-# machine's Node.js just before. The suite against one shared server is `pnpm --filter @collab/conformance
-# test:shared-server`, not part of the test command.
+# machine's Node.js just before. The contract tests of document 2's areas (notes, snippets, epics, group
+# labels, to-dos, notification settings: issue 18 asks for them on a fresh and on a shared server) run here
+# against one shared server instead, one file after the other (42 s on a quiet machine). The whole suite
+# against one shared server is `pnpm --filter @collab/conformance test:shared-server`, not part of the test
+# command (it would add about 14 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,9 +37,11 @@ export PATH="$cache/bin:$PATH"
 echo "Testing under Node.js $(node --version)"
 pnpm --filter @collab/client test
 pnpm --filter @collab/server test
+shared_server=(notes snippets epics groupLabels todos notificationSettings)
 excludes=()
 for file in parameterReading negative validRequests allOperationsServed cliFuzz cliFuzzFaults package \
-  docs.browser docs.samples; do
+  docs.browser docs.samples "${shared_server[@]}"; do
   excludes+=("--exclude=test/$file.test.ts")
 done
 pnpm --filter @collab/conformance exec vitest run "${excludes[@]}"
+pnpm --filter @collab/conformance test:shared-server "${shared_server[@]/#/test/}"
