@@ -209,9 +209,12 @@ export function buildReport(input: ReportInput): Report {
     if (seen) return { ...base, state: 'pass' };
     return { ...base, state: 'skip', reason: skipReason(base.tag, input, skippedFiles) };
   });
-  const selected = input.only
+  const matched = input.only
     ? operations.filter((_, i) => input.only?.selects(input.operations[i] as OperationEntry))
     : operations;
+  // A run limited by a test file's name alone (--only parameterReading) matches no operation: it reports the
+  // operations its tests sent requests to.
+  const selected = input.only && matched.length === 0 ? operations.filter((o) => o.requests > 0) : matched;
   // A limited run still reports failures of the operations outside it that its tests ran into.
   const outside = input.only ? operations.filter((o) => o.state === 'fail' && !selected.includes(o)) : [];
   const shown = [...selected, ...outside];

@@ -39,7 +39,8 @@ Options:
   --report-junit FILE   write the report as JUnit XML (one test case per operation)
   --only PATTERN        limit the run to operations whose operationId or tag matches: comma-separated
                         terms, each a case-insensitive substring or a glob with * (e.g. "*Badge*,Branches");
-                        only the test files of the selected operations' tags run
+                        only the test files of the selected operations' tags run; a term may also
+                        name test files (--only parameterReading), whose operations are then reported
   --exchanges FILE      where to write the exchanges (JSONL); a temporary file by default
   --test-timeout MS     per-test timeout (default 30000)
   --verbose             show the tests' own output
