@@ -3,6 +3,7 @@
 // notes; award emoji bodies; system notes on closing and reopening; @mentions that make to-dos; the
 // 401/403/404 role matrix. Every issue the file makes carries RUN in its title and only its own notes are
 // counted, so a shared server's other notes (and a second run's) do not disturb it.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, RUN, type Target, type UserRole } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -12,41 +13,11 @@ let publicProject: string;
 let privateProject: string;
 let users: Record<UserRole, FixtureUser>;
 
-interface Note {
-  id: number;
-  body: string;
-  attachment: string | null;
-  author: { id: number; username: string; email: string; name: string; state: string; created_at: string };
-  created_at: string;
-  updated_at: string;
-  system: boolean;
-  noteable_id: number;
-  noteable_type: string;
-  noteable_iid: number | null;
-  resolvable: boolean;
-  confidential: boolean;
-}
-interface AwardEmoji {
-  id: number;
-  name: string;
-  user: { id: number; username: string };
-  awardable_id: number;
-  awardable_type: string;
-}
-interface Issue {
-  id: number;
-  iid: number;
-}
-interface MergeRequest {
-  id: number;
-  iid: number;
-}
-interface Todo {
-  action_name: string;
-  target_type: string;
-  body: string;
-  target: { id: number };
-}
+type Note = components['schemas']['Note'];
+type AwardEmoji = components['schemas']['AwardEmoji'];
+type Issue = components['schemas']['Issue'];
+type MergeRequest = components['schemas']['MergeRequest'];
+type Todo = components['schemas']['Todo'];
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = <T = unknown>(
@@ -308,6 +279,23 @@ describe('system notes', () => {
       const remove = await call(caller, 'DELETE', `${issueNotes(publicProject, issue.iid)}/${closed?.id}`);
       expect(remove.status, caller).toBe(403);
     }
+  });
+});
+
+describe('label changes', () => {
+  // The seeds (document 2, notes): "Label notes are not part of this API". GitLab records a label added or
+  // removed as a resource label event, which its notes API does not list (doc/api/discussions.md).
+  it('write no note: adding and removing a label leaves the notes list as it was', async () => {
+    const issue = await createIssue(publicProject);
+    const path = `/projects/${publicProject}/issues/${issue.iid}`;
+    const label = unique('triage');
+    const added = await call<Issue>('developer', 'PUT', path, { json: { add_labels: label } });
+    expect(added.status).toBe(200);
+    expect(added.body.labels).toContain(label);
+    const removed = await call<Issue>('developer', 'PUT', path, { json: { remove_labels: label } });
+    expect(removed.body.labels).not.toContain(label);
+    const { notes } = await listNotes(issueNotes(publicProject, issue.iid), 'developer');
+    expect(notes).toEqual([]);
   });
 });
 
