@@ -5,26 +5,15 @@
 //
 // On a shared server the texts this file changes are put back at the end. The images cannot be (GitLab's API
 // has no way to remove one): they stay set to this run's files, which is what any later run expects anyway.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
 const PATH = '/application/appearance';
 
-interface Appearance {
-  title: string;
-  description: string;
-  logo: string | null;
-  header_logo: string | null;
-  favicon: string | null;
-  new_project_guidelines: string;
-  profile_image_guidelines: string;
-  header_message: string;
-  footer_message: string;
-  message_background_color: string;
-  message_font_color: string;
-  email_header_and_footer_enabled: boolean;
-}
+type Appearance = components['schemas']['Appearance'];
+type ErrorBody = components['schemas']['Error'];
 
 const TEXT_FIELDS = [
   'title',
@@ -85,7 +74,7 @@ const put = (
   caller: Caller,
   body: { json?: Record<string, unknown>; multipart?: FormData; form?: Record<string, string> },
 ) =>
-  callAs<Appearance & { message?: unknown; error?: string }>(target, caller, PATH, {
+  callAs<Appearance & ErrorBody>(target, caller, PATH, {
     method: 'PUT',
     ...body,
   });

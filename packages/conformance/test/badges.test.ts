@@ -1,5 +1,6 @@
 // Badges of projects and groups (document 2, section 4.9): the twelve operations, the placeholders, the
 // group badges in a project's list, and who may read and write them.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -38,15 +39,10 @@ const call = (
   options: { query?: Record<string, string>; body?: Record<string, unknown> } = {},
 ) => callAs(target, caller, path, { method, query: options.query, json: options.body });
 
-interface Badge {
-  id: number;
-  name: string | null;
-  link_url: string;
-  image_url: string;
-  rendered_link_url: string;
-  rendered_image_url: string;
-  kind: 'project' | 'group';
-}
+type Badge = components['schemas']['Badge'];
+type BadgePreview = components['schemas']['BadgePreview'];
+type AddBadgeBody = components['schemas']['AddProjectBadgeRequest'];
+type ErrorBody = components['schemas']['Error'];
 
 const LINK = 'https://ci.example.com/%{project_path}/-/commits/%{default_branch}?name=%{project_name}';
 const IMAGE = 'https://shields.example.com/%{project_id}/%{commit_sha}.svg';
@@ -55,7 +51,7 @@ async function addBadge(
   path: string,
   name: string,
   role: Role = 'maintainer',
-  urls: { link_url: string; image_url: string } = { link_url: LINK, image_url: IMAGE },
+  urls: Pick<AddBadgeBody, 'link_url' | 'image_url'> = { link_url: LINK, image_url: IMAGE },
 ): Promise<Badge> {
   const { status, body } = await call(role, 'POST', path, { body: { ...urls, name } });
   expect(status, JSON.stringify(body)).toBe(201);
@@ -87,7 +83,7 @@ async function projectIdOf(project: string): Promise<string> {
     query: { link_url: 'https://x.example/%{project_id}', image_url: 'https://x.example/i' },
   });
   expect(status).toBe(200);
-  const id = (body as { rendered_link_url: string }).rendered_link_url.split('/').at(-1) ?? '';
+  const id = (body as BadgePreview).rendered_link_url.split('/').at(-1) ?? '';
   expect(id).toMatch(/^\d+$/);
   return id;
 }
@@ -177,7 +173,7 @@ describe('project badges', () => {
         body: { link_url: bad, image_url: 'https://example.com/i.svg' },
       });
       expect(status, bad).toBe(400);
-      expect((body as { message: Record<string, string[]> }).message.link_url).toHaveLength(1);
+      expect(((body as ErrorBody).message as Record<string, string[]>).link_url).toHaveLength(1);
     }
     const image = await call('maintainer', 'POST', projectPath(publicProject), {
       body: { link_url: 'https://example.com', image_url: 'file:///etc/passwd' },

@@ -3,6 +3,7 @@
 // epics, and the 401/403/404 matrix of every role. The server under test runs the higher tier. Every epic
 // the file makes carries RUN in its title, and the lists are searched for it, so a shared server's other
 // epics (and a second run's) do not disturb it.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -16,54 +17,10 @@ let hidden: string;
 let hiddenPath: string;
 let users: Record<Exclude<Role, 'developerReadRepository' | 'revoked'>, FixtureUser>;
 
-interface EpicLabel {
-  name: string;
-  color: string;
-  description: string | null;
-  description_html: string | null;
-  text_color: string;
-}
-interface Epic {
-  id: number;
-  iid: number;
-  group_id: number;
-  parent_id: number | null;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed';
-  confidential: boolean;
-  web_url: string;
-  reference: string;
-  references: { short: string; relative: string; full: string };
-  author: { id: number; username: string };
-  start_date: string | null;
-  start_date_is_fixed?: boolean;
-  start_date_fixed?: string | null;
-  start_date_from_inherited_source?: string | null;
-  start_date_from_milestones?: string | null;
-  end_date: string | null;
-  due_date: string | null;
-  due_date_is_fixed?: boolean;
-  due_date_fixed?: string | null;
-  due_date_from_inherited_source?: string | null;
-  due_date_from_milestones?: string | null;
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  labels: (string | EpicLabel)[];
-  upvotes: number;
-  downvotes: number;
-  subscribed?: boolean;
-}
-interface Todo {
-  id: number;
-  action_name: string;
-  target_type: string;
-  target: { id: number; iid: number };
-  group?: { id: number; full_path: string };
-  state: string;
-  body: string;
-}
+type EpicLabel = components['schemas']['EpicLabelDetails'];
+type Epic = components['schemas']['Epic'];
+type Todo = components['schemas']['Todo'];
+type CreateEpicBody = components['schemas']['CreateEpicRequest'];
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = <T = unknown>(
@@ -86,7 +43,7 @@ const title = (what: string) => `${what} ${RUN}-${++counter}`;
 
 async function createEpic(
   groupId: string,
-  fields: Record<string, unknown>,
+  fields: Partial<CreateEpicBody>,
   caller: Caller = 'reporter',
 ): Promise<Epic> {
   const answer = await call<Epic>(caller, 'POST', epicsOf(groupId), {

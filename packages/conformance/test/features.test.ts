@@ -1,4 +1,5 @@
 // Feature flags (administrators only): list, set boolean, percentage and actor gates, delete.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, openTarget, type Role, RUN, type Target } from '../src/index.js';
 
@@ -26,14 +27,8 @@ const LIST_C = `list_c_${RUN}`;
 const DOOMED = `doomed_${RUN}`;
 const KEPT = `kept_${RUN}`;
 
-type SetBody = {
-  value: boolean | number | string;
-  key?: 'percentage_of_time' | 'percentage_of_actors';
-  feature_group?: string;
-  user?: string;
-  group?: string;
-  project?: string;
-};
+type SetBody = components['schemas']['SetFeatureGateRequest'];
+type Feature = components['schemas']['Feature'];
 
 async function setGate(name: string, body: SetBody, role: Role | 'anonymous' = 'admin') {
   return target.as(role).POST(ONE, { params: { path: { name } }, body });
@@ -148,10 +143,10 @@ describe('POST /features/:name', () => {
       body: 'value=true',
     });
     expect(form.status).toBe(201);
-    expect(((await form.json()) as { state: string }).state).toBe('on');
+    expect(((await form.json()) as Feature).state).toBe('on');
     const query = await target.fetch(`${url}?value=25&key=percentage_of_actors`, { method: 'POST', headers });
     expect(query.status).toBe(201);
-    expect(((await query.json()) as { gates: unknown[] }).gates).toContainEqual({
+    expect(((await query.json()) as Feature).gates).toContainEqual({
       key: 'percentage_of_actors',
       value: 25,
     });

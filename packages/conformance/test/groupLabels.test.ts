@@ -1,6 +1,7 @@
 // Group labels (document 2, section 4.8): list with counts and ancestors, read by ID or title, create with
 // hex or CSS colour names, update (at least one field), delete, subscribe and unsubscribe (304 when already
 // so), the deprecated PUT/DELETE by name, and who may do what.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -18,18 +19,8 @@ afterAll(async () => {
   await target.close();
 });
 
-interface Label {
-  id: number;
-  name: string;
-  color: string;
-  text_color: string;
-  description: string | null;
-  description_html: string | null;
-  open_issues_count?: number;
-  closed_issues_count?: number;
-  open_merge_requests_count?: number;
-  subscribed: boolean;
-}
+type Label = components['schemas']['GroupLabel'];
+type Issue = components['schemas']['Issue'];
 
 const enc = encodeURIComponent;
 const labels = (g: string, rest = '') => `/groups/${enc(g)}/labels${rest}`;
@@ -120,7 +111,7 @@ describe('creating and reading', () => {
     const label = await create(`counted-${RUN}`);
     const project = enc(target.config.fixtures.publicProject);
     for (const state of ['open', 'open', 'closed']) {
-      const made = await callAs<{ iid: number }>(target, 'maintainer', `/projects/${project}/issues`, {
+      const made = await callAs<Issue>(target, 'maintainer', `/projects/${project}/issues`, {
         method: 'POST',
         json: { title: `Counted ${RUN}`, labels: label.name },
       });

@@ -6,6 +6,7 @@
 // The file only reads. Tests marked "(demo)" need the demo fixtures of apps/server beyond what the config
 // describes (the subgroups Community, Handbook and Ops, the group Labs and its subgroup Research of which the
 // outsider is a member, custom attributes), and run only against this repository's own server.
+import type { components, operations } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -32,36 +33,11 @@ afterAll(async () => {
 
 const enc = encodeURIComponent;
 
-interface Group {
-  id: number;
-  name: string;
-  path: string;
-  full_path: string;
-  full_name: string;
-  parent_id: number | null;
-  visibility: 'public' | 'internal' | 'private';
-  web_url: string;
-  statistics?: Record<string, number>;
-  custom_attributes?: { key: string; value: string }[];
-  runners_token?: string;
-  projects?: Project[];
-  shared_projects?: Project[];
-  shared_with_groups?: unknown[];
-}
-
-interface Project {
-  id: number;
-  path_with_namespace: string;
-  name: string;
-  path: string;
-  created_at: string;
-  last_activity_at: string;
-  visibility?: string;
-  namespace?: { id: number; full_path: string };
-  archived?: boolean;
-  issues_enabled?: boolean;
-  merge_requests_enabled?: boolean;
-}
+type Group = components['schemas']['Group'];
+type GroupDetails = components['schemas']['GroupDetails'];
+type ProjectFull = components['schemas']['ProjectFull'];
+/** An item of the group project lists: the full form, or the summary form (`simple=true`, anonymous callers). */
+type Project = operations['listGroupProjects']['responses'][200]['content']['application/json'][number];
 
 /** One GET as `caller` (callAs validates every response against the spec). */
 const get = <T = unknown>(caller: Caller, path: string, query: string | Record<string, string> = '') =>
@@ -83,7 +59,7 @@ async function allOf<T>(caller: Caller, path: string, query: Record<string, stri
 const all = (caller: Caller, path: string, query: Record<string, string> = {}): Promise<Group[]> =>
   allOf<Group>(caller, path, query);
 
-const paths = (groups: { full_path: string }[]) => groups.map((group) => group.full_path);
+const paths = (groups: Group[]) => groups.map((group) => group.full_path);
 
 const MEMBERS: readonly Role[] = ['owner', 'maintainer', 'developer', 'reporter', 'guest'];
 
@@ -347,7 +323,7 @@ describe('GET /groups: parameters', () => {
 
 describe('GET /groups/:id/subgroups', () => {
   it('lists the direct subgroups the caller may see', async () => {
-    const parent = (await get<Group>('owner', `/groups/${enc(namespace)}`)).body;
+    const parent = (await get<GroupDetails>('owner', `/groups/${enc(namespace)}`)).body;
     const subgroups = await all('owner', `/groups/${enc(namespace)}/subgroups`);
     expect(paths(subgroups)).toContain(hiddenGroup);
     for (const group of subgroups) {
@@ -437,13 +413,13 @@ describe('GET /groups/:id/subgroups', () => {
 
 describe('GET /groups/:id', () => {
   it('reads a public group without a token, by path and by ID alike, without the runners token', async () => {
-    const byPath = await get<Group>('anonymous', `/groups/${enc(namespace)}`);
+    const byPath = await get<GroupDetails>('anonymous', `/groups/${enc(namespace)}`);
     expect(byPath.status).toBe(200);
     expect(byPath.body.full_path).toBe(namespace);
     expect(byPath.body.runners_token).toBeUndefined();
     expect(byPath.body.web_url).toMatch(new RegExp(`/groups/${namespace}$`));
     expect(byPath.body.shared_with_groups).toEqual([]);
-    const byId = await get<Group>('anonymous', `/groups/${byPath.body.id}`);
+    const byId = await get<GroupDetails>('anonymous', `/groups/${byPath.body.id}`);
     expect(byId.body).toEqual(byPath.body);
   });
 
@@ -463,7 +439,7 @@ describe('GET /groups/:id', () => {
   it('shows the runners token to the owners and administrators only, the same on every read', async () => {
     const tokens: Record<string, string | undefined> = {};
     for (const role of [...MEMBERS, 'admin'] as const) {
-      const answer = await get<Group>(role, `/groups/${enc(hiddenGroup)}`);
+      const answer = await get<GroupDetails>(role, `/groups/${enc(hiddenGroup)}`);
       expect(answer.status, role).toBe(200);
       tokens[role] = answer.body.runners_token;
     }
@@ -471,46 +447,56 @@ describe('GET /groups/:id', () => {
     expect(tokens.admin).toBe(tokens.owner);
     for (const role of ['maintainer', 'developer', 'reporter', 'guest'])
       expect(tokens[role], role).toBeUndefined();
-    expect((await get<Group>('owner', `/groups/${enc(hiddenGroup)}`)).body.runners_token).toBe(tokens.owner);
-    expect((await get<Group>('owner', `/groups/${enc(namespace)}`)).body.runners_token).not.toBe(
+    expect((await get<GroupDetails>('owner', `/groups/${enc(hiddenGroup)}`)).body.runners_token).toBe(
+      tokens.owner,
+    );
+    expect((await get<GroupDetails>('owner', `/groups/${enc(namespace)}`)).body.runners_token).not.toBe(
       tokens.owner,
     );
   });
 
   it('names the group with its ancestors', async () => {
-    const parent = (await get<Group>('owner', `/groups/${enc(namespace)}`)).body;
-    const hidden = (await get<Group>('owner', `/groups/${enc(hiddenGroup)}`)).body;
+    const parent = (await get<GroupDetails>('owner', `/groups/${enc(namespace)}`)).body;
+    const hidden = (await get<GroupDetails>('owner', `/groups/${enc(hiddenGroup)}`)).body;
     expect(hidden.parent_id).toBe(parent.id);
     expect(hidden.full_name).toBe(`${parent.full_name} / ${hidden.name}`);
     expect(hidden.visibility).toBe('private');
   });
 
   it('adds custom attributes for administrators only', async () => {
-    const admin = await get<Group>('admin', `/groups/${enc(namespace)}`, { with_custom_attributes: 'true' });
+    const admin = await get<GroupDetails>('admin', `/groups/${enc(namespace)}`, {
+      with_custom_attributes: 'true',
+    });
     expect(Array.isArray(admin.body.custom_attributes)).toBe(true);
-    const owner = await get<Group>('owner', `/groups/${enc(namespace)}`, { with_custom_attributes: 'true' });
+    const owner = await get<GroupDetails>('owner', `/groups/${enc(namespace)}`, {
+      with_custom_attributes: 'true',
+    });
     expect(owner.body.custom_attributes).toBeUndefined();
-    expect((await get<Group>('admin', `/groups/${enc(namespace)}`)).body.custom_attributes).toBeUndefined();
+    expect(
+      (await get<GroupDetails>('admin', `/groups/${enc(namespace)}`)).body.custom_attributes,
+    ).toBeUndefined();
   });
 
   it('carries the deprecated projects and shared_projects unless with_projects=false', async () => {
-    const details = await get<Group>('owner', `/groups/${enc(hiddenGroup)}`);
+    const details = await get<GroupDetails>('owner', `/groups/${enc(hiddenGroup)}`);
     const projects = details.body.projects ?? [];
     expect(projects.map((project) => project.path_with_namespace)).toContain(sharedProject);
     for (const project of projects) expect(project.namespace?.id).toBe(details.body.id);
     expect(details.body.shared_projects).toEqual([]);
-    const shared = await get<Group>('admin', `/groups/${sharedGroup.id}`);
+    const shared = await get<GroupDetails>('admin', `/groups/${sharedGroup.id}`);
     expect((shared.body.shared_projects ?? []).map((project) => project.path_with_namespace)).toContain(
       sharedProject,
     );
     for (const project of shared.body.shared_projects ?? [])
       expect(project.namespace?.id).not.toBe(sharedGroup.id);
-    const without = await get<Group>('owner', `/groups/${enc(hiddenGroup)}`, { with_projects: 'false' });
+    const without = await get<GroupDetails>('owner', `/groups/${enc(hiddenGroup)}`, {
+      with_projects: 'false',
+    });
     expect(without.body.projects).toBeUndefined();
     expect(without.body.shared_projects).toBeUndefined();
     expect(without.body.runners_token).toBe(details.body.runners_token);
     // An anonymous caller sees only the public projects of a public group.
-    const anonymous = await get<Group>('anonymous', `/groups/${enc(namespace)}`);
+    const anonymous = await get<GroupDetails>('anonymous', `/groups/${enc(namespace)}`);
     for (const project of anonymous.body.projects ?? []) expect(project.visibility).toBe('public');
     expect((await get('owner', `/groups/${enc(namespace)}`, 'with_projects=perhaps')).status).toBe(400);
   });
@@ -518,14 +504,14 @@ describe('GET /groups/:id', () => {
   it.runIf(againstLocalServer)(
     '(demo) lets a member of a subgroup read the private parent group and its badges',
     async () => {
-      const labs = await get<Group>('outsider', '/groups/labs');
+      const labs = await get<GroupDetails>('outsider', '/groups/labs');
       expect(labs.status).toBe(200);
       expect(labs.body.runners_token).toBeUndefined();
       expect((await get('guest', '/groups/labs')).status).toBe(404);
       // The operations on a group's objects (badges here) resolve the group by the same rule.
       expect((await get('outsider', '/groups/labs/badges')).status).toBe(200);
       expect((await get('guest', '/groups/labs/badges')).status).toBe(404);
-      const ops = await get<Group>('guest', `/groups/${enc('acme/platform/ops')}`);
+      const ops = await get<GroupDetails>('guest', `/groups/${enc('acme/platform/ops')}`);
       expect(ops.body.full_name).toBe('Acme / Platform / Ops');
     },
   );
@@ -565,16 +551,17 @@ describe('GET /groups/:id/projects', () => {
     expect(configured(anonymous)).toEqual([publicProject]);
     // Anonymous callers get the summary form: no namespace, no visibility.
     for (const project of anonymous) {
-      expect(project.namespace).toBeUndefined();
-      expect(project.visibility).toBeUndefined();
+      expect(project).not.toHaveProperty('namespace');
+      expect(project).not.toHaveProperty('visibility');
     }
   });
 
   it('shows each project in the full form with its own namespace', async () => {
-    const group = (await get<Group>('owner', `/groups/${enc(namespace)}`)).body;
+    const group = (await get<GroupDetails>('owner', `/groups/${enc(namespace)}`)).body;
     for (const project of await projects('owner', own())) {
-      expect(project.namespace?.id).toBe(group.id);
-      expect(project.visibility).toBeDefined();
+      const full = project as ProjectFull;
+      expect(full.namespace?.id).toBe(group.id);
+      expect(full.visibility).toBeDefined();
     }
   });
 
@@ -594,7 +581,9 @@ describe('GET /groups/:id/projects', () => {
     const path = `/groups/${sharedGroup.id}/projects`;
     const shared = await projects('admin', path);
     expect(names(shared)).toContain(sharedProject);
-    const project = shared.find((item) => item.path_with_namespace === sharedProject);
+    const project = shared.find((item) => item.path_with_namespace === sharedProject) as
+      | ProjectFull
+      | undefined;
     expect(project?.namespace?.id).not.toBe(sharedGroup.id);
     expect(project?.namespace?.full_path).toBe(sharedProject.slice(0, sharedProject.lastIndexOf('/')));
     expect(names(await projects('admin', path, { with_shared: 'false' }))).not.toContain(sharedProject);
@@ -637,7 +626,7 @@ describe('GET /groups/:id/projects', () => {
 
   it('gives the summary form with simple=true', async () => {
     for (const project of await projects('owner', own(), { simple: 'true' })) {
-      expect(project.namespace).toBeUndefined();
+      expect(project).not.toHaveProperty('namespace');
       expect(project.path_with_namespace).toBeDefined();
     }
   });
@@ -652,7 +641,7 @@ describe('GET /groups/:id/projects', () => {
     // The features filters keep exactly the projects whose feature is on.
     const every = await projects('owner', own());
     const on = (key: 'issues_enabled' | 'merge_requests_enabled') =>
-      names(every.filter((project) => project[key] === true));
+      names(every.filter((project) => (project as Partial<ProjectFull>)[key] === true));
     expect(names(await projects('owner', own(), { with_issues_enabled: 'true' }))).toEqual(
       on('issues_enabled'),
     );
@@ -667,9 +656,9 @@ describe('GET /groups/:id/projects', () => {
 
   it('adds custom attributes for administrators only; with_security_reports finds no security reports', async () => {
     for (const project of await projects('admin', own(), { with_custom_attributes: 'true' }))
-      expect(Array.isArray((project as { custom_attributes?: unknown }).custom_attributes)).toBe(true);
+      expect(Array.isArray(project.custom_attributes)).toBe(true);
     for (const project of await projects('owner', own(), { with_custom_attributes: 'true' }))
-      expect((project as { custom_attributes?: unknown }).custom_attributes).toBeUndefined();
+      expect(project.custom_attributes).toBeUndefined();
     const reports = await get<Project[]>('owner', own(), { with_security_reports: 'true' });
     expect(reports.status).toBe(200);
     expect(reports.body).toEqual([]);
@@ -714,7 +703,7 @@ describe('GET /groups/:id/projects/shared', () => {
     const list = await projects('admin', shared());
     expect(names(list)).toContain(sharedProject);
     for (const project of list) {
-      expect(project.namespace?.id).not.toBe(sharedGroup.id);
+      expect((project as ProjectFull).namespace?.id).not.toBe(sharedGroup.id);
       expect(project).toHaveProperty('empty_repo');
       expect(project).toHaveProperty('container_expiration_policy');
     }

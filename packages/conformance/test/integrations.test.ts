@@ -3,6 +3,7 @@
 // secrets never read back, the required parameters' 400s; the deprecated flag of team-chat-c; and the
 // 401/403/404 matrix. Writes go to a private project this run creates, so a shared server's other runs and
 // the demo's integrations are never touched.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -23,17 +24,11 @@ const slugPath = (id: string, family: Family, slug: string) => `/projects/${enc(
 const call = (caller: Caller, method: Method, path: string, json?: Record<string, unknown>) =>
   callAs(target, caller, path, { method, json });
 
-interface Integration {
-  id: number;
-  slug: string;
-  title: string;
-  active: boolean;
-  push_events: boolean;
-  tag_push_events: boolean;
-  pipeline_events: boolean;
-  issues_events: boolean;
-  properties: Record<string, unknown>;
-}
+type IntegrationListItem = components['schemas']['IntegrationListItem'];
+/** One integration as read or written: the list fields and `properties`, one schema per slug (`…Integration`). */
+type Integration = components['schemas'][Extract<keyof components['schemas'], `${string}Integration`>];
+type GroupDetails = components['schemas']['GroupDetails'];
+type ProjectFull = components['schemas']['ProjectFull'];
 
 /** A valid PUT per slug: its required parameters (and a few optional ones), and which of them are secrets. */
 const SLUGS: Record<string, { body: Record<string, unknown>; required: string[]; secrets: string[] }> = {
@@ -146,13 +141,13 @@ async function expectStatus<T = Integration>(
 beforeAll(async () => {
   target = await openTarget();
   publicProject = target.config.fixtures.publicProject;
-  const namespace = await expectStatus<{ id: number }>(
+  const namespace = await expectStatus<GroupDetails>(
     'owner',
     'GET',
     `/groups/${enc(target.config.fixtures.namespace)}`,
     200,
   );
-  const created = await callAs<{ path_with_namespace: string }>(target, 'owner', '/projects', {
+  const created = await callAs<ProjectFull>(target, 'owner', '/projects', {
     method: 'POST',
     json: { namespace_id: namespace.id, path: `integrations-${RUN}`, visibility: 'private' },
   });
@@ -180,7 +175,7 @@ describe.each(FAMILIES)('every slug under /projects/:id/%s', (family) => {
       for (const [name, value] of Object.entries(entry.body)) {
         if (entry.secrets.includes(name)) continue;
         if (name.endsWith('_events')) expect(created[name as keyof Integration], name).toBe(value);
-        else expect(created.properties[name], name).toEqual(value);
+        else expect((created.properties as Record<string, unknown>)[name], name).toEqual(value);
       }
       const read = await expectStatus('maintainer', 'GET', path, 200);
       expect(read).toEqual(created);
@@ -194,7 +189,12 @@ describe.each(FAMILIES)('every slug under /projects/:id/%s', (family) => {
         expect(JSON.stringify(read)).not.toContain(String(entry.body[name]));
       }
 
-      const list = await expectStatus<Integration[]>('maintainer', 'GET', listPath(project, family), 200);
+      const list = await expectStatus<IntegrationListItem[]>(
+        'maintainer',
+        'GET',
+        listPath(project, family),
+        200,
+      );
       const listed = list.find((item) => item.slug === slug);
       expect(listed).toBeDefined();
       expect(listed).not.toHaveProperty('properties');
@@ -208,7 +208,12 @@ describe.each(FAMILIES)('every slug under /projects/:id/%s', (family) => {
 
       await expectStatus('maintainer', 'DELETE', path, 204);
       expect((await call('maintainer', 'GET', path)).status).toBe(404);
-      const after = await expectStatus<Integration[]>('maintainer', 'GET', listPath(project, family), 200);
+      const after = await expectStatus<IntegrationListItem[]>(
+        'maintainer',
+        'GET',
+        listPath(project, family),
+        200,
+      );
       expect(after.map((item) => item.slug)).not.toContain(slug);
     },
   );
@@ -378,7 +383,7 @@ describe('who may', () => {
     await expectStatus('owner', 'PUT', path, 200, valid('external-wiki'));
     await expectStatus('admin', 'GET', path, 200);
     await expectStatus('admin', 'DELETE', path, 204);
-    const list = await expectStatus<Integration[]>(
+    const list = await expectStatus<IntegrationListItem[]>(
       'maintainer',
       'GET',
       listPath(publicProject, 'integrations'),
