@@ -2,6 +2,7 @@
 // labels, assignees), confidential issues, and the 401/403/404 matrix of every role. Every issue the file
 // makes carries RUN in its title, and the lists are filtered by it, so a shared server's other issues
 // (and a second run's) do not disturb it.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -25,34 +26,9 @@ afterAll(async () => {
   await target.close();
 });
 
-interface User {
-  id: number;
-  username: string;
-}
-interface Issue {
-  id: number;
-  iid: number;
-  project_id: number;
-  title: string;
-  description: string | null;
-  state: 'opened' | 'closed';
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  closed_by: User | null;
-  labels: string[];
-  assignees: User[];
-  assignee: User | null;
-  author: User;
-  confidential: boolean;
-  due_date: string | null;
-  web_url: string;
-  references: { short: string; relative: string; full: string };
-  has_tasks: boolean;
-  task_completion_status: { count: number; completed_count: number };
-  subscribed?: boolean;
-  _links: { self: string; project: string };
-}
+type Issue = components['schemas']['Issue'];
+/** The body of an error answer (400, 404). */
+type ErrorBody = components['schemas']['Error'];
 
 type Method = 'GET' | 'POST' | 'PUT';
 const call = <T = unknown>(
@@ -177,7 +153,7 @@ describe('create and read', () => {
     expect(
       (await call('developer', 'POST', issuesOf(publicProject), { json: { description: 'x' } })).status,
     ).toBe(400);
-    const blank = await call<{ message: unknown }>('developer', 'POST', issuesOf(publicProject), {
+    const blank = await call<ErrorBody>('developer', 'POST', issuesOf(publicProject), {
       json: { title: '   ' },
     });
     expect(blank.status).toBe(400);
@@ -331,14 +307,9 @@ describe('update', () => {
 
   it('needs at least one parameter (400)', async () => {
     const issue = await createIssue(publicProject, { title: title('Nothing') });
-    const { status, body } = await call<{ error: string }>(
-      'developer',
-      'PUT',
-      issueOf(publicProject, issue.iid),
-      {
-        json: {},
-      },
-    );
+    const { status, body } = await call<ErrorBody>('developer', 'PUT', issueOf(publicProject, issue.iid), {
+      json: {},
+    });
     expect(status).toBe(400);
     expect(body.error).toMatch(/at least one parameter must be provided/);
   });

@@ -6,6 +6,7 @@
 // The file only reads. Tests marked "(demo)" need the demo fixtures of apps/server beyond what the config
 // describes (the outsider is a developer of the shared group) and run only against this repository's own
 // server.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Target, type UserRole } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -38,14 +39,7 @@ afterAll(async () => {
   await target.close();
 });
 
-interface Member {
-  id: number;
-  username: string;
-  name: string;
-  access_level: number;
-  created_at: string;
-  expires_at: string | null;
-}
+type Member = components['schemas']['Member'];
 
 const get = <T = unknown>(caller: Caller, path: string, query?: string | Record<string, string>) =>
   callAs<T>(target, caller, path, { query });

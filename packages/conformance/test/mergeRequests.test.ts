@@ -1,6 +1,7 @@
 // Project merge requests (GitLab v4): list with its filters and pagination, read one, and the 401/403/404
 // matrix of every role. The API cannot create merge requests: the file reads those of the fixtures (see
 // `publicProject` in src/config.ts), so it changes nothing and runs the same on a shared server.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -28,36 +29,9 @@ afterAll(async () => {
   await target.close();
 });
 
-interface User {
-  id: number;
-  username: string;
-}
-interface MergeRequest {
-  id: number;
-  iid: number;
-  project_id: number;
-  title: string;
-  state: 'opened' | 'closed' | 'locked' | 'merged';
-  created_at: string;
-  source_branch: string;
-  target_branch: string;
-  source_project_id: number;
-  target_project_id: number;
-  author: User;
-  reviewers: User[];
-  merged_by: User | null;
-  merged_at: string | null;
-  draft: boolean;
-  work_in_progress: boolean;
-  detailed_merge_status: string;
-  sha: string | null;
-  references: { short: string; full: string };
-  web_url: string;
-  labels: string[];
-  subscribed?: boolean;
-  user?: { can_merge: boolean };
-  diff_refs?: unknown;
-}
+type MergeRequest = components['schemas']['MergeRequest'];
+/** The body of an error answer (400, 404). */
+type ErrorBody = components['schemas']['Error'];
 
 const call = <T = unknown>(caller: Caller, path: string, query?: Record<string, string> | string) =>
   callAs<T>(target, caller, path, { query });
@@ -183,7 +157,7 @@ describe('read one', () => {
   });
 
   it('answers 404 for an unknown merge request', async () => {
-    const { status, body } = await call<{ message: string }>('developer', oneOf(publicProject, 999_999_999));
+    const { status, body } = await call<ErrorBody>('developer', oneOf(publicProject, 999_999_999));
     expect(status).toBe(404);
     expect(body.message).toBe('404 Merge Request Not Found');
   });

@@ -1,6 +1,7 @@
 // Notification settings (document 2, section 4.12): the caller's global level and address, and their level
 // and custom events for a group and a project; events shown only at the custom level; the address must be
 // the caller's own; who may call.
+import type { components, operations } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -14,39 +15,45 @@ afterAll(async () => {
   await target.close();
 });
 
-interface Settings {
-  level: string;
-  notification_email?: string;
-  events?: Record<string, boolean>;
-}
+/** The caller's global settings, with their notification address. */
+type GlobalSettings = components['schemas']['NotificationSettingsGlobal'];
+/** The caller's settings for a group or a project. */
+type SourceSettings = components['schemas']['NotificationSettings'];
+type CurrentUser = operations['getCurrentUser']['responses'][200]['content']['application/json'];
 
 const enc = encodeURIComponent;
-const put = (caller: Caller, path: string, json: Record<string, unknown>) =>
-  callAs<Settings>(target, caller, path, { method: 'PUT', json });
+/** The body is loose on purpose: the tests also send values the spec refuses. */
+const put = <T extends GlobalSettings | SourceSettings = SourceSettings>(
+  caller: Caller,
+  path: string,
+  json: Record<string, unknown>,
+) => callAs<T>(target, caller, path, { method: 'PUT', json });
 
 describe('global settings', () => {
   it('reads and changes the level and the address', async () => {
-    const me = await callAs<{ email: string }>(target, 'reporter', '/user');
+    const me = await callAs<CurrentUser>(target, 'reporter', '/user');
     expect(me.status).toBe(200);
-    const before = await callAs<Settings>(target, 'reporter', '/notification_settings');
+    const before = await callAs<GlobalSettings>(target, 'reporter', '/notification_settings');
     expect(before.status).toBe(200);
     expect(typeof before.body.notification_email).toBe('string');
 
-    const watch = await put('reporter', '/notification_settings', {
+    const watch = await put<GlobalSettings>('reporter', '/notification_settings', {
       level: 'watch',
       notification_email: me.body.email,
     });
     expect(watch.status).toBe(200);
     expect(watch.body).toEqual({ level: 'watch', notification_email: me.body.email });
-    expect((await callAs<Settings>(target, 'reporter', '/notification_settings')).body.level).toBe('watch');
+    expect((await callAs<GlobalSettings>(target, 'reporter', '/notification_settings')).body.level).toBe(
+      'watch',
+    );
   });
 
   it("refuses an address that is not the caller's (400) and takes the form carrier", async () => {
-    const other = await put('reporter', '/notification_settings', {
+    const other = await put<GlobalSettings>('reporter', '/notification_settings', {
       notification_email: 'someone-else@example.invalid',
     });
     expect(other.status).toBe(400);
-    const form = await callAs<Settings>(target, 'reporter', '/notification_settings', {
+    const form = await callAs<GlobalSettings>(target, 'reporter', '/notification_settings', {
       method: 'PUT',
       form: { level: 'mention' },
     });
@@ -55,7 +62,7 @@ describe('global settings', () => {
   });
 
   it('shows the events at the custom level only', async () => {
-    const custom = await put('reporter', '/notification_settings', {
+    const custom = await put<GlobalSettings>('reporter', '/notification_settings', {
       level: 'custom',
       new_note: true,
       failed_pipeline: 'yes',
@@ -64,15 +71,21 @@ describe('global settings', () => {
     expect(custom.body.events?.new_note).toBe(true);
     expect(custom.body.events?.failed_pipeline).toBe(true);
     expect(custom.body.events?.close_issue).toBe(false);
-    const participating = await put('reporter', '/notification_settings', { level: 'participating' });
+    const participating = await put<GlobalSettings>('reporter', '/notification_settings', {
+      level: 'participating',
+    });
     expect(participating.body.events).toBeUndefined();
-    const again = await put('reporter', '/notification_settings', { level: 'custom' });
+    const again = await put<GlobalSettings>('reporter', '/notification_settings', { level: 'custom' });
     expect(again.body.events?.new_note).toBe(true);
   });
 
   it('refuses an unknown level (400)', async () => {
-    expect((await put('reporter', '/notification_settings', { level: 'loud' })).status).toBe(400);
-    expect((await put('reporter', '/notification_settings', { new_issue: 'maybe' })).status).toBe(400);
+    expect((await put<GlobalSettings>('reporter', '/notification_settings', { level: 'loud' })).status).toBe(
+      400,
+    );
+    expect(
+      (await put<GlobalSettings>('reporter', '/notification_settings', { new_issue: 'maybe' })).status,
+    ).toBe(400);
   });
 });
 
@@ -94,7 +107,7 @@ describe('group and project settings', () => {
       expect(custom.body.events?.new_merge_request).toBe(true);
       expect(custom.body.events?.new_note).toBe(false);
       expect(custom.body).not.toHaveProperty('notification_email');
-      const read = await callAs<Settings>(target, 'developer', path);
+      const read = await callAs<SourceSettings>(target, 'developer', path);
       expect(read.body).toEqual(custom.body);
       const global = await put('developer', path, { level: 'global' });
       expect(global.body).toEqual({ level: 'global' });
@@ -106,7 +119,7 @@ describe('group and project settings', () => {
       const outsider = await put('outsider', path, { level: 'disabled' });
       expect(outsider.status, path).toBe(200);
       expect(outsider.body).toEqual({ level: 'disabled' });
-      expect((await callAs<Settings>(target, 'owner', path)).body.level).not.toBe('disabled');
+      expect((await callAs<SourceSettings>(target, 'owner', path)).body.level).not.toBe('disabled');
     }
   });
 

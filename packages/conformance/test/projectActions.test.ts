@@ -1,12 +1,21 @@
 // Project actions (document 2, 4.2 and section 3): archive and unarchive, delete and restore, uploads, and
 // shares with groups, with who may do each. The tests change projects imported for them (from an export of
 // the public project), so the fixtures stay as they are.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 import { waitFor } from './waitFor.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The full form of a project, as archive, unarchive and restore answer. */
+type Project = components['schemas']['ProjectFull'];
+type ImportStatus = components['schemas']['ProjectImportStatus'];
+type ExportStatus = components['schemas']['ProjectExportStatus'];
+type Group = components['schemas']['GroupDetails'];
+type Upload = components['schemas']['ProjectUpload'];
+type Link = components['schemas']['ProjectGroupLink'];
 
 let target: Target;
 let archive: Buffer;
@@ -48,13 +57,10 @@ async function throwaway(
   form.set('path', `${name}-${RUN}`);
   if (options.namespace !== null) form.set('namespace', options.namespace ?? namespace);
   if (options.visibility) form.set('override_params[visibility]', options.visibility);
-  const created = (await expectStatus(role, 'POST', '/projects/import', 201, form)) as {
-    id: number;
-    path_with_namespace: string;
-  };
+  const created = (await expectStatus(role, 'POST', '/projects/import', 201, form)) as ImportStatus;
   const done = await waitFor(
     `the import of ${name}`,
-    async () => (await call(role, 'GET', `/projects/${created.id}/import`)).body as { import_status: string },
+    async () => (await call(role, 'GET', `/projects/${created.id}/import`)).body as ImportStatus,
     (status) => status.import_status === 'finished' || status.import_status === 'failed',
   );
   expect(done.import_status).toBe('finished');
@@ -68,9 +74,7 @@ beforeAll(async () => {
   await waitFor(
     'the export of the public project',
     async () =>
-      (await call('maintainer', 'GET', `/projects/${enc(publicProject)}/export`)).body as {
-        export_status: string;
-      },
+      (await call('maintainer', 'GET', `/projects/${enc(publicProject)}/export`)).body as ExportStatus,
     (status) => status.export_status === 'finished',
   );
   const response = await fetch(
@@ -85,14 +89,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await target.close();
 });
-
-interface Project {
-  id: number;
-  path_with_namespace: string;
-  archived: boolean;
-  marked_for_deletion_at: string | null;
-  marked_for_deletion_on: string | null;
-}
 
 /** Who is refused an owner-only operation on the private project, and how. */
 const OWNER_ONLY_REFUSALS: [Caller, number][] = [
@@ -225,13 +221,6 @@ function fileForm(name: string, content: string | Uint8Array, type = 'applicatio
 /** The first bytes of a PNG file: enough for a file named .png. */
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
-interface Upload {
-  alt: string;
-  url: string;
-  full_path: string;
-  markdown: string;
-}
-
 describe('uploads', () => {
   it('stores an image (201) and serves it back at full_path with its Content-Type', async () => {
     const upload = (await expectStatus(
@@ -334,20 +323,12 @@ describe('uploads', () => {
   });
 });
 
-interface Link {
-  id: number;
-  project_id: number;
-  group_id: number;
-  group_access: number;
-  expires_at: string | null;
-}
-
 describe('sharing with a group', () => {
   it('refuses callers below maintainer, hidden projects and groups, bad levels and dates, existing shares', async () => {
     const project = await throwaway('share-rules');
     const path = `/projects/${enc(project)}/share`;
     const { sharedGroup } = target.config.fixtures;
-    const group = (await expectStatus('admin', 'GET', `/groups/${enc(namespace)}`, 200)) as { id: number };
+    const group = (await expectStatus('admin', 'GET', `/groups/${enc(namespace)}`, 200)) as Group;
     const share = { group_id: group.id, group_access: 20 };
     await expectStatus('anonymous', 'POST', path, 401, share);
     await expectStatus('invalid', 'POST', path, 401, share);
@@ -401,7 +382,7 @@ describe('sharing with a group', () => {
       visibility: 'private',
     });
     const path = `/projects/${enc(project)}`;
-    const group = (await expectStatus('outsider', 'GET', `/groups/${enc(namespace)}`, 200)) as { id: number };
+    const group = (await expectStatus('outsider', 'GET', `/groups/${enc(namespace)}`, 200)) as Group;
     await expectStatus('developer', 'GET', `${path}/repository/branches/main`, 404);
 
     await expectStatus('outsider', 'POST', `${path}/share`, 201, { group_id: group.id, group_access: 20 });

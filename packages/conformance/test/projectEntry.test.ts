@@ -1,6 +1,7 @@
 // One project (GitLab v4; the seeds say "not shown"): create (`POST /projects`), read (`GET /projects/:id`)
 // and edit (`PUT /projects/:id`), with who may do each. Projects are created for the tests under names with
 // this run's suffix, so the fixtures stay as they are and a shared server can run the file again.
+import type { components, operations } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -19,33 +20,17 @@ let hiddenGroupId: number;
 const enc = encodeURIComponent;
 const run = RUN.toLowerCase();
 
-interface Permissions {
-  project_access: { access_level: number } | null;
-  group_access: { access_level: number } | null;
-}
-
-interface Project {
-  id: number;
-  name: string;
-  path: string;
-  path_with_namespace: string;
-  description: string | null;
-  default_branch: string | null;
-  readme_url: string | null;
-  visibility?: string;
-  namespace?: { id: number; kind: string; full_path: string };
-  owner?: { id: number; name: string };
-  permissions?: Permissions;
-  issues_enabled?: boolean;
-  merge_method?: string;
-  topics?: string[];
-  tag_list: string[];
-  statistics?: { commit_count: number };
-  license_url?: string | null;
-  license?: { key: string; name: string } | null;
-  custom_attributes?: { key: string; value: string }[];
-  _links?: { issues?: string };
-}
+type Permissions = components['schemas']['ProjectPermissions'];
+/** The full form: what creating and editing answer, and reading for a signed-in caller. */
+type Project = components['schemas']['ProjectFull'];
+/** What reading answers to any caller: the full form, or the summary form for anonymous callers. */
+type ProjectRead = operations['getProject']['responses'][200]['content']['application/json'];
+type ProjectList = operations['listProjects']['responses'][200]['content']['application/json'];
+type Group = components['schemas']['GroupDetails'];
+type RepositoryFile = components['schemas']['RepositoryFile'];
+type Branch = components['schemas']['Branch'];
+/** The body of a 400 from creating or editing a project. */
+type ErrorBody = components['schemas']['Error'];
 
 async function expectStatus<T = Project>(
   caller: Caller,
@@ -69,13 +54,13 @@ function create(caller: Caller, json: Record<string, unknown>, status = 201): Pr
 }
 
 async function groupId(path: string): Promise<number> {
-  const group = await expectStatus<{ id: number }>('owner', 'GET', `/groups/${enc(path)}`, 200);
+  const group = await expectStatus<Group>('owner', 'GET', `/groups/${enc(path)}`, 200);
   return group.id;
 }
 
 /** The text of a file of a project at `ref`, read back through the repository files API. */
 async function fileText(project: string | number, file: string, ref: string): Promise<string> {
-  const body = await expectStatus<{ content: string; encoding: string }>(
+  const body = await expectStatus<RepositoryFile>(
     'owner',
     'GET',
     `/projects/${enc(String(project))}/repository/files/${enc(file)}`,
@@ -173,7 +158,7 @@ describe('POST /projects', () => {
     });
     expect(created).toMatchObject({ default_branch: 'trunk', topics: ['one', 'two'], merge_method: 'ff' });
     expect(await fileText(created.id, 'README.md', 'trunk')).toBe(`# Entry Trunk ${RUN}\n`);
-    const branches = await expectStatus<{ name: string; default: boolean }[]>(
+    const branches = await expectStatus<Branch[]>(
       'maintainer',
       'GET',
       `/projects/${created.id}/repository/branches`,
@@ -225,16 +210,10 @@ describe('POST /projects', () => {
   });
 
   it('never makes a project more visible than its group (400 visibility_level)', async () => {
-    const refused = await expectStatus<{ message: Record<string, string[]> }>(
-      'maintainer',
-      'POST',
-      '/projects',
-      400,
-      {
-        json: { name: `Entry Public ${RUN}`, namespace_id: hiddenGroupId, visibility: 'public' },
-      },
-    );
-    expect(Object.keys(refused.message)).toEqual(['visibility_level']);
+    const refused = await expectStatus<ErrorBody>('maintainer', 'POST', '/projects', 400, {
+      json: { name: `Entry Public ${RUN}`, namespace_id: hiddenGroupId, visibility: 'public' },
+    });
+    expect(Object.keys(refused.message ?? {})).toEqual(['visibility_level']);
     await expectStatus('maintainer', 'POST', '/projects', 201, {
       json: { name: `Entry Hidden ${RUN}`, namespace_id: hiddenGroupId, visibility: 'private' },
     });
@@ -253,7 +232,7 @@ describe('POST /projects', () => {
       json: { name: `Entry Nowhere ${RUN}`, namespace_id: 999_999_999 },
     });
     // Nothing of the refused creations remains.
-    const listed = await expectStatus<Project[]>('admin', 'GET', '/projects', 200, {
+    const listed = await expectStatus<ProjectList>('admin', 'GET', '/projects', 200, {
       query: { search: `Entry Refused`, simple: 'true' },
     });
     expect(listed.filter((project) => project.name.endsWith(RUN))).toEqual([]);
@@ -284,7 +263,12 @@ describe('GET /projects/:id', () => {
     expect(levelOf(asDeveloper.permissions)).toBe(30);
     const asOutsider = await expectStatus('outsider', 'GET', `/projects/${enc(publicProject)}`, 200);
     expect(asOutsider.permissions).toEqual({ project_access: null, group_access: null });
-    const anonymous = await expectStatus('anonymous', 'GET', `/projects/${enc(publicProject)}`, 200);
+    const anonymous = await expectStatus<ProjectRead>(
+      'anonymous',
+      'GET',
+      `/projects/${enc(publicProject)}`,
+      200,
+    );
     expect(anonymous.id).toBe(asDeveloper.id);
     expect(anonymous).not.toHaveProperty('permissions');
     expect(anonymous).not.toHaveProperty('visibility');
@@ -431,7 +415,7 @@ describe('PUT /projects/:id', () => {
   it('moves the default branch to an existing branch only (400 otherwise)', async () => {
     const created = await create('owner', { name: `Entry Head ${RUN}`, initialize_with_readme: true });
     const path = `/projects/${created.id}`;
-    const refused = await expectStatus<{ message: string }>('maintainer', 'PUT', path, 400, {
+    const refused = await expectStatus<ErrorBody>('maintainer', 'PUT', path, 400, {
       json: { default_branch: 'nope' },
     });
     expect(refused.message).toBe("Could not set the default branch. Branch 'nope' does not exist.");
@@ -442,12 +426,7 @@ describe('PUT /projects/:id', () => {
       (await expectStatus('maintainer', 'PUT', path, 200, { json: { default_branch: 'stable' } }))
         .default_branch,
     ).toBe('stable');
-    const branches = await expectStatus<{ name: string; default: boolean }[]>(
-      'maintainer',
-      'GET',
-      `${path}/repository/branches`,
-      200,
-    );
+    const branches = await expectStatus<Branch[]>('maintainer', 'GET', `${path}/repository/branches`, 200);
     expect(branches.find((branch) => branch.default)?.name).toBe('stable');
   });
 
@@ -469,16 +448,10 @@ describe('PUT /projects/:id', () => {
     const hidden = await expectStatus('maintainer', 'POST', '/projects', 201, {
       json: { name: `Entry Hidden Edit ${RUN}`, namespace_id: hiddenGroupId },
     });
-    const refused = await expectStatus<{ message: Record<string, string[]> }>(
-      'owner',
-      'PUT',
-      `/projects/${hidden.id}`,
-      400,
-      {
-        json: { visibility: 'public' },
-      },
-    );
-    expect(Object.keys(refused.message)).toEqual(['visibility_level']);
+    const refused = await expectStatus<ErrorBody>('owner', 'PUT', `/projects/${hidden.id}`, 400, {
+      json: { visibility: 'public' },
+    });
+    expect(Object.keys(refused.message ?? {})).toEqual(['visibility_level']);
   });
 
   it('needs at least one parameter and valid ones (400)', async () => {
