@@ -6,12 +6,16 @@
 // requests it makes on the fixtures are denied or withdrawn again, and the approvals go to projects it
 // imports under new paths. The one approval into a fixture group (which makes the outsider a member, for
 // good) runs only on the file's own fresh server, last.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 import { waitFor } from './waitFor.js';
 
 type Kind = 'groups' | 'projects';
+type AccessRequest = components['schemas']['AccessRequest'];
+type ExportStatus = components['schemas']['ProjectExportStatus'];
+type ImportStatus = components['schemas']['ProjectImportStatus'];
 
 let target: Target;
 /** Encoded paths of the fixtures. */
@@ -69,7 +73,7 @@ async function pendingIds(kind: Kind, id: string, as: Role): Promise<number[]> {
       `${requests(kind, id)}?per_page=100&page=${page}`,
     );
     expect(status).toBe(200);
-    ids.push(...(body as { id: number }[]).map((request) => request.id));
+    ids.push(...(body as AccessRequest[]).map((request) => request.id));
     if (!headers.get('X-Next-Page')) return ids;
   }
 }
@@ -80,7 +84,7 @@ async function outsiderRequests(kind: Kind, id: string): Promise<void> {
   const { status, body } = await call('outsider', 'POST', requests(kind, id));
   expect(status, JSON.stringify(body)).toBe(201);
   expect(body).toMatchObject({ id: outsider.id, username: outsider.username, name: outsider.name });
-  const requestedAt = Date.parse((body as { requested_at: string }).requested_at);
+  const requestedAt = Date.parse((body as AccessRequest).requested_at);
   expect(requestedAt).toBeGreaterThanOrEqual(before - 60_000);
 }
 
@@ -263,7 +267,7 @@ async function exportedArchive(): Promise<Buffer> {
   expect(started.status).toBe(202);
   await waitFor(
     'the export',
-    async () => (await call('maintainer', 'GET', `/projects/${id}/export`)).body as { export_status: string },
+    async () => (await call('maintainer', 'GET', `/projects/${id}/export`)).body as ExportStatus,
     (state) => state.export_status === 'finished',
     30_000,
   );
@@ -285,12 +289,11 @@ async function projectOfThisRun(archive: Buffer, path: string): Promise<string> 
     headers: { 'PRIVATE-TOKEN': target.config.tokens.maintainer },
     body: form,
   });
-  const imported = (await response.json()) as { id: number };
+  const imported = (await response.json()) as ImportStatus;
   expect(response.status, JSON.stringify(imported)).toBe(201);
   await waitFor(
     `the import of ${path}`,
-    async () =>
-      (await call('maintainer', 'GET', `/projects/${imported.id}/import`)).body as { import_status: string },
+    async () => (await call('maintainer', 'GET', `/projects/${imported.id}/import`)).body as ImportStatus,
     (state) => state.import_status === 'finished' || state.import_status === 'failed',
     30_000,
   );

@@ -6,21 +6,14 @@
 //
 // The server under test needs at least one hook on `publicProject` and one on `privateProject` (the demo
 // fixtures have them); the suite finds their IDs through the list.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig, openTarget, RUN, startLocalServer, type Target, targetFor } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 import { type Receiver, startReceiver } from './uploadReceiver.js';
 import { waitFor } from './waitFor.js';
 
-interface Hook {
-  id: number;
-  url: string;
-  project_id: number;
-  push_events: boolean;
-  push_events_branch_filter: string;
-  pipeline_events: boolean;
-  [field: string]: unknown;
-}
+type Hook = components['schemas']['ProjectHook'];
 
 let target: Target;
 let publicProject: string;

@@ -1,6 +1,7 @@
 // Project lists, a user's projects, starrers and languages (document 2, section 4.2): every list filter,
 // offset and keyset pagination, summary and full forms, and who sees what (anonymous, outsider, each member
 // role, administrator). Every response goes through target.fetch, which validates it against the spec.
+import type { components, operations } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -26,24 +27,14 @@ const call = (caller: Caller, path: string, query: Record<string, string> = {}) 
 /** A GET of a whole URL (one a Link header gave) as `caller`. */
 const callUrl = (caller: Caller, url: string) => callAs(target, caller, url);
 
-interface Project {
-  id: number;
-  path_with_namespace: string;
-  name: string;
-  star_count: number;
-  visibility?: string;
-  namespace?: { full_path: string; kind: string };
-  permissions?: {
-    project_access: { access_level: number } | null;
-    group_access: { access_level: number } | null;
-  };
-  statistics?: unknown;
-  custom_attributes?: { key: string; value: string }[];
-  repository_storage?: string;
-  owner?: { id: number };
-  issues_enabled?: boolean;
-  default_branch: string | null;
-}
+/**
+ * A project of a list: the spec answers the summary form (anonymous callers, `simple=true`) or the full form, so
+ * the summary's fields are always there and the full form's only sometimes.
+ */
+type Project = components['schemas']['ProjectSummary'] &
+  Partial<Omit<components['schemas']['ProjectFull'], keyof components['schemas']['ProjectSummary']>>;
+type Starrer = components['schemas']['ProjectStarrer'];
+type Languages = operations['getProjectLanguages']['responses'][200]['content']['application/json'];
 
 /** Every project the caller sees with these parameters (per_page 100: the demo is small). */
 async function list(
@@ -304,7 +295,7 @@ describe('GET /projects: pagination', () => {
   it('refuses offset pages past 50,000 records with 405', async () => {
     const { status, body } = await call('admin', '/projects', { page: '501', per_page: '100' });
     expect(status).toBe(405);
-    expect((body as { message: string }).message).toMatch(/maximum allowed offset of 50000/);
+    expect((body as components['schemas']['Error']).message).toMatch(/maximum allowed offset of 50000/);
     expect((await call('admin', '/projects', { page: '500', per_page: '100' })).status).toBe(200);
   });
 
@@ -399,7 +390,7 @@ describe('GET /projects/:id/starrers', () => {
   it('lists who starred a project, newest first, with search', async () => {
     const { status, body, headers } = await call('anonymous', starrers(fixtures.publicProject));
     expect(status).toBe(200);
-    const names = (body as { user: { username: string } }[]).map((entry) => entry.user.username);
+    const names = (body as Starrer[]).map((entry) => entry.user.username);
     expect(names).toEqual(
       [fixtures.users.outsider, fixtures.users.developer, fixtures.users.owner].map((u) => u.username),
     );
@@ -408,9 +399,7 @@ describe('GET /projects/:id/starrers', () => {
       // One word: the validator refuses the `+` that URLSearchParams makes of a space.
       search: (fixtures.users.developer.name.split(' ')[0] ?? '').toUpperCase(),
     });
-    expect((searched.body as { user: { id: number } }[]).map((entry) => entry.user.id)).toEqual([
-      fixtures.users.developer.id,
-    ]);
+    expect((searched.body as Starrer[]).map((entry) => entry.user.id)).toEqual([fixtures.users.developer.id]);
     const page2 = await call('anonymous', starrers(fixtures.publicProject), { per_page: '2', page: '2' });
     expect((page2.body as unknown[]).length).toBe(1);
     expect((await call('anonymous', starrers(fixtures.internalProject))).status).toBe(404);
@@ -435,10 +424,7 @@ describe('GET /projects/:id/languages', () => {
     const { status, body } = await call('anonymous', languages(fixtures.projects.personalPublic));
     expect(status).toBe(200);
     expect(body).toEqual({ Shell: 75, Python: 25 });
-    const website = (await call('anonymous', languages(fixtures.publicProject))).body as Record<
-      string,
-      number
-    >;
+    const website = (await call('anonymous', languages(fixtures.publicProject))).body as Languages;
     const total = Object.values(website).reduce((sum, share) => sum + share, 0);
     expect(Math.round(total * 100)).toBe(10_000);
   });
@@ -467,7 +453,7 @@ describe('GET /projects/:id/languages', () => {
       () => list('developer', { with_programming_language: 'Go' }),
       (projects) => paths(projects).includes(project),
     );
-    const shares = (await call('anonymous', languages(project))).body as Record<string, number>;
+    const shares = (await call('anonymous', languages(project))).body as Languages;
     expect(Object.keys(shares).sort()).toEqual(['Go', 'Python', 'Shell']);
   });
 });

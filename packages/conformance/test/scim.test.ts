@@ -8,7 +8,13 @@
 // On a shared server the file provisions users whose names carry the run's suffix and deprovisions them
 // again; the users themselves stay (deprovisioning keeps the account, as GitLab does), under names no
 // later run reuses.
-import { createScimClient, type ScimClient } from '@collab/client';
+import {
+  type components,
+  createScimClient,
+  type operations,
+  type ScimClient,
+  type ScimErrorBody,
+} from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   configFromEnvironment,
@@ -41,30 +47,10 @@ interface ScimAnswer<T = unknown> {
   text: string;
 }
 
-interface ScimErrorShape {
-  schemas: string[];
-  detail: string;
-  status: string;
-  scimType?: string;
-}
-
-interface ScimUserShape {
-  schemas: string[];
-  id: string;
-  active: boolean;
-  'name.formatted': string;
-  userName: string;
-  meta: { resourceType: string };
-  emails: { type: string; value: string; primary: boolean }[];
-}
-
-interface ScimListShape {
-  schemas: string[];
-  totalResults: number;
-  itemsPerPage: number;
-  startIndex: number;
-  Resources: ScimUserShape[];
-}
+type ScimUser = components['schemas']['ScimUser'];
+type ScimUserList = components['schemas']['ScimUserList'];
+/** The v4 user list. */
+type UserList = operations['listUsers']['responses'][200]['content']['application/json'];
 
 interface RawOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -111,7 +97,7 @@ const userPath = (id: string, group = scim.group) => `${usersPath(group)}/${enco
 function expectScimError(answer: ScimAnswer, status: number, detail?: RegExp, scimType?: string): void {
   expect(answer.status).toBe(status);
   expect(answer.headers.get('content-type')).toMatch(/^application\/scim\+json/);
-  const body = answer.body as ScimErrorShape;
+  const body = answer.body as ScimErrorBody;
   expect(body.schemas).toEqual([ERROR_SCHEMA]);
   expect(body.status).toBe(String(status));
   expect(typeof body.detail).toBe('string');
@@ -142,14 +128,14 @@ function newUser(label: string) {
 
 async function provision(label: string) {
   const user = newUser(label);
-  const answer = await raw<ScimUserShape>(usersPath(), { method: 'POST', json: user.body });
+  const answer = await raw<ScimUser>(usersPath(), { method: 'POST', json: user.body });
   expect(answer.status).toBe(201);
   return user;
 }
 
 /** The v4 user id of a username (the administrator lists users by username). */
 async function userIdOf(username: string): Promise<number> {
-  const answer = await callAs<{ id: number; username: string }[]>(target, 'admin', '/users', {
+  const answer = await callAs<UserList>(target, 'admin', '/users', {
     query: { username },
   });
   expect(answer.status).toBe(200);
@@ -161,7 +147,7 @@ async function userIdOf(username: string): Promise<number> {
 /** The user's direct membership of the SCIM group, through the v4 API (404 when there is none). */
 async function membershipOf(username: string): Promise<{ status: number; level?: number }> {
   const id = await userIdOf(username);
-  const answer = await callAs<{ access_level: number }>(
+  const answer = await callAs<components['schemas']['Member']>(
     target,
     'admin',
     `/groups/${encodeURIComponent(scim.group)}/members/${id}`,
@@ -228,7 +214,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
     });
 
     it('the Bearer scheme is read in any case', async () => {
-      const answer = await raw<ScimListShape>(usersPath(), { authorization: `bearer ${scim.token}` });
+      const answer = await raw<ScimUserList>(usersPath(), { authorization: `bearer ${scim.token}` });
       expect(answer.status).toBe(200);
     });
   });
@@ -236,7 +222,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
   describe('provisioning', () => {
     it('creates the user, its SSO identity and a Guest membership (201, application/scim+json)', async () => {
       const user = newUser('create');
-      const answer = await raw<ScimUserShape>(usersPath(), { method: 'POST', json: user.body });
+      const answer = await raw<ScimUser>(usersPath(), { method: 'POST', json: user.body });
       expect(answer.status).toBe(201);
       expect(answer.headers.get('content-type')).toMatch(/^application\/scim\+json/);
       expect(answer.body).toEqual({
@@ -249,7 +235,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
         emails: [{ type: 'work', value: user.email, primary: true }],
       });
       expect(await membershipOf(user.userName)).toEqual({ status: 200, level: GUEST });
-      const read = await raw<ScimUserShape>(userPath(user.externalId));
+      const read = await raw<ScimUser>(userPath(user.externalId));
       expect(read.status).toBe(200);
       expect(read.body).toEqual(answer.body);
     });
@@ -270,7 +256,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
 
     it('an e-mail-shaped userName gives the part before @; the name may come from givenName and familyName', async () => {
       const user = newUser('shape');
-      const answer = await raw<ScimUserShape>(usersPath(), {
+      const answer = await raw<ScimUser>(usersPath(), {
         method: 'POST',
         json: {
           ...user.body,
@@ -342,7 +328,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
         `userName eq "${user.userName}"`,
         `USERNAME EQ "${user.userName.toUpperCase()}"`,
       ]) {
-        const answer = await raw<ScimListShape>(usersPath(), { query: { filter } });
+        const answer = await raw<ScimUserList>(usersPath(), { query: { filter } });
         expect(answer.status, filter).toBe(200);
         expect(answer.headers.get('content-type')).toMatch(/^application\/scim\+json/);
         expect(answer.body.schemas).toEqual([LIST_SCHEMA]);
@@ -351,7 +337,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
         expect(answer.body.itemsPerPage).toBe(20);
         expect(answer.body.Resources.map((resource) => resource.id)).toEqual([user.externalId]);
       }
-      const none = await raw<ScimListShape>(usersPath(), { query: { filter: `id eq "no-such-${RUN}"` } });
+      const none = await raw<ScimUserList>(usersPath(), { query: { filter: `id eq "no-such-${RUN}"` } });
       expect(none.body.totalResults).toBe(0);
       expect(none.body.Resources).toEqual([]);
     });
@@ -376,26 +362,26 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
     it('startIndex below 1 is 1; count pages (below 1: 20, above 100: 100)', async () => {
       await provision('page');
       await provision('page');
-      const all = await raw<ScimListShape>(usersPath(), { query: { count: '100' } });
+      const all = await raw<ScimUserList>(usersPath(), { query: { count: '100' } });
       expect(all.status).toBe(200);
       const total = all.body.totalResults;
       expect(total).toBeGreaterThanOrEqual(2);
       for (const startIndex of ['0', '-5']) {
-        const answer = await raw<ScimListShape>(usersPath(), { query: { startIndex, count: '1' } });
+        const answer = await raw<ScimUserList>(usersPath(), { query: { startIndex, count: '1' } });
         expect(answer.body.startIndex).toBe(1);
         expect(answer.body.itemsPerPage).toBe(1);
         expect(answer.body.Resources).toHaveLength(1);
       }
-      const first = await raw<ScimListShape>(usersPath(), { query: { startIndex: '1', count: '1' } });
-      const second = await raw<ScimListShape>(usersPath(), { query: { startIndex: '2', count: '1' } });
+      const first = await raw<ScimUserList>(usersPath(), { query: { startIndex: '1', count: '1' } });
+      const second = await raw<ScimUserList>(usersPath(), { query: { startIndex: '2', count: '1' } });
       expect(second.body.startIndex).toBe(2);
       expect(second.body.totalResults).toBe(total);
       expect(second.body.Resources[0]?.id).not.toBe(first.body.Resources[0]?.id);
-      expect((await raw<ScimListShape>(usersPath(), { query: { count: '0' } })).body.itemsPerPage).toBe(20);
-      expect((await raw<ScimListShape>(usersPath(), { query: { count: '1000' } })).body.itemsPerPage).toBe(
+      expect((await raw<ScimUserList>(usersPath(), { query: { count: '0' } })).body.itemsPerPage).toBe(20);
+      expect((await raw<ScimUserList>(usersPath(), { query: { count: '1000' } })).body.itemsPerPage).toBe(
         100,
       );
-      const past = await raw<ScimListShape>(usersPath(), { query: { startIndex: String(total + 1) } });
+      const past = await raw<ScimUserList>(usersPath(), { query: { startIndex: String(total + 1) } });
       expect(past.body.Resources).toEqual([]);
       expect(past.body.totalResults).toBe(total);
     });
@@ -426,7 +412,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
       });
       expect(answer.status).toBe(204);
       expect(answer.text).toBe('');
-      const read = await raw<ScimUserShape>(userPath(user.externalId));
+      const read = await raw<ScimUser>(userPath(user.externalId));
       expect(read.body['name.formatted']).toBe('Grace Hopper');
       expect(read.body.userName).toBe(renamed);
       expect(read.body.emails[0]?.value).toBe(`new-${user.email}`);
@@ -438,7 +424,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
         json: { Operations: [{ op: 'Replace', path: 'externalId', value: moved }] },
       });
       expect(idChange.status).toBe(204);
-      expect((await raw<ScimUserShape>(userPath(moved))).body.id).toBe(moved);
+      expect((await raw<ScimUser>(userPath(moved))).body.id).toBe(moved);
       expectScimError(await raw(userPath(user.externalId)), 404);
     });
 
@@ -456,7 +442,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
         });
         expectScimError(answer, 409, /has already been taken/, 'uniqueness');
       }
-      const read = await raw<ScimUserShape>(userPath(second.externalId));
+      const read = await raw<ScimUser>(userPath(second.externalId));
       expect(read.body['name.formatted']).toBe(second.body.name.formatted);
     });
 
@@ -484,7 +470,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
         });
         expect(answer.status).toBe(204);
         expectScimError(await raw(userPath(user.externalId)), 404, /not found/);
-        const listed = await raw<ScimListShape>(usersPath(), {
+        const listed = await raw<ScimUserList>(usersPath(), {
           query: { filter: `id eq "${user.externalId}"` },
         });
         expect(listed.body.totalResults).toBe(0);

@@ -5,24 +5,19 @@
 //
 // On a shared server the file only reads what it made itself (names carry RUN) and deletes its snippets at
 // the end; the project whose snippets are switched off is a new project of this run.
+import type { components, operations } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-interface SnippetBody {
-  id: number;
-  title: string;
-  file_name: string;
-  description: string | null;
-  visibility?: string;
-  author: { id: number; username: string };
-  project_id: number | null;
-  web_url: string;
-  raw_url: string;
-  files?: { path: string; raw_url: string }[];
-}
+/** A personal snippet (`/snippets`) or a project's (`/projects/:id/snippets`). */
+type SnippetBody = components['schemas']['Snippet'] | components['schemas']['ProjectSnippet'];
+type UserAgentDetail = components['schemas']['SnippetUserAgentDetail'];
+type Project = components['schemas']['ProjectFull'];
+/** A single project read: the full form for signed-in callers, the summary form otherwise. */
+type ProjectRead = operations['getProject']['responses'][200]['content']['application/json'];
 
 let target: Target;
 let publicProject: string;
@@ -333,12 +328,7 @@ describe('personal snippets', () => {
   it('shows the user-agent detail to administrators only', async () => {
     const snippet = await createWithAgent('developer', '/snippets', personal('public'));
     const path = `/snippets/${snippet.id}/user_agent_detail`;
-    const detail = await expectStatus<{ user_agent: string; ip_address: string; akismet_submitted: boolean }>(
-      'admin',
-      'GET',
-      path,
-      200,
-    );
+    const detail = await expectStatus<UserAgentDetail>('admin', 'GET', path, 200);
     expect(detail.user_agent).toBe(`conformance-snippets/${RUN}`);
     expect(detail.ip_address).not.toBe('');
     expect(detail.akismet_submitted).toBe(false);
@@ -396,7 +386,7 @@ describe('project snippets', () => {
       visibility: 'public',
       files: [{ file_path: 'lib/one.rb', content: 'one' }],
     });
-    const { id: projectId } = await expectStatus<{ id: number }>(
+    const { id: projectId } = await expectStatus<ProjectRead>(
       'owner',
       'GET',
       `/projects/${publicProject}`,
@@ -473,7 +463,7 @@ describe('project snippets', () => {
   it('shows the user-agent detail to administrators only', async () => {
     const snippet = await createWithAgent('developer', collection(privateProject), projectSnippet('private'));
     const path = `${collection(privateProject)}/${snippet.id}/user_agent_detail`;
-    const detail = await expectStatus<{ user_agent: string }>('admin', 'GET', path, 200);
+    const detail = await expectStatus<UserAgentDetail>('admin', 'GET', path, 200);
     expect(detail.user_agent).toBe(`conformance-snippets/${RUN}`);
     expect(await statusOf('maintainer', 'GET', path)).toBe(403);
     expect(await statusOf('anonymous', 'GET', path)).toBe(401);
@@ -483,26 +473,20 @@ describe('project snippets', () => {
   });
 
   it("answers 403 when the project's snippets are switched off", async () => {
-    const namespace = await expectStatus<{ id: number }>(
+    const namespace = await expectStatus<components['schemas']['GroupDetails']>(
       'owner',
       'GET',
       `/groups/${enc(target.config.fixtures.namespace)}`,
       200,
     );
-    const project = await expectStatus<{ id: number; snippets_enabled: boolean }>(
-      'owner',
-      'POST',
-      '/projects',
-      201,
-      {
-        json: {
-          path: `no-snippets-${RUN}`,
-          namespace_id: namespace.id,
-          visibility: 'public',
-          snippets_enabled: false,
-        },
+    const project = await expectStatus<Project>('owner', 'POST', '/projects', 201, {
+      json: {
+        path: `no-snippets-${RUN}`,
+        namespace_id: namespace.id,
+        visibility: 'public',
+        snippets_enabled: false,
       },
-    );
+    });
     expect(project.snippets_enabled).toBe(false);
     const id = String(project.id);
     expect(await statusOf('owner', 'GET', collection(id))).toBe(403);

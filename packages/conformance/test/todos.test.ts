@@ -1,6 +1,7 @@
 // To-do items (document 2, section 4.11): the caller's list and its filters, marking one and all done, and
 // the to-dos the server makes itself (an issue assigned to someone, an @mention in its description).
 // Tolerant of a shared server: every check is on the to-dos of the issues this run creates.
+import type { components, operations } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -14,22 +15,11 @@ afterAll(async () => {
   await target.close();
 });
 
-interface Todo {
-  id: number;
-  project?: { id: number; path_with_namespace: string };
-  author: { id: number; username: string };
-  action_name: string;
-  target_type: string;
-  target: { id: number; iid: number; title: string };
-  target_url: string;
-  body: string;
-  state: 'pending' | 'done';
-}
-interface Issue {
-  id: number;
-  iid: number;
-  project_id: number;
-}
+type Todo = components['schemas']['Todo'];
+type Issue = components['schemas']['Issue'];
+type Group = components['schemas']['GroupDetails'];
+/** A single project: the full form for signed-in callers, the summary form otherwise. */
+type Project = operations['getProject']['responses'][200]['content']['application/json'];
 
 const enc = encodeURIComponent;
 const user = (role: Exclude<Role, 'developerReadRepository' | 'revoked'>) =>
@@ -146,13 +136,13 @@ describe('GET /todos filters', () => {
     expect(mine(await todosOf('developer', { project_id: String(issue.project_id) }))).toHaveLength(2);
     expect(mine(await todosOf('developer', { type: 'MergeRequest' }))).toEqual([]);
     expect(mine(await todosOf('developer', { type: 'Issue' }))).toHaveLength(2);
-    const group = await callAs<{ id: number }>(
+    const group = await callAs<Group>(
       target,
       'developer',
       `/groups/${enc(target.config.fixtures.namespace)}`,
     );
     expect(mine(await todosOf('developer', { group_id: String(group.body.id) }))).toHaveLength(2);
-    const other = await callAs<{ id: number }>(
+    const other = await callAs<Group>(
       target,
       'admin',
       `/groups/${enc(target.config.fixtures.sharedGroup.path)}`,
@@ -191,7 +181,7 @@ describe('GET /todos filters', () => {
   });
 
   it('lists no to-do of a project the caller may not read', async () => {
-    const privateProject = await callAs<{ id: number }>(
+    const privateProject = await callAs<Project>(
       target,
       'admin',
       `/projects/${enc(target.config.fixtures.privateProject)}`,

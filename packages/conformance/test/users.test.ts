@@ -5,6 +5,7 @@
 // The file only reads. Tests marked "(demo)" need the demo fixtures of apps/server beyond what the config
 // describes (the blocked user `former`, the reporter's private profile) and run only against this
 // repository's own server.
+import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureUser, openTarget, type Role, type Target, type UserRole } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
@@ -22,20 +23,13 @@ afterAll(async () => {
   await target.close();
 });
 
-interface ListedUser {
-  id: number;
-  username: string;
-  name: string;
-  state: string;
-  web_url: string;
-  email?: string;
-  is_admin?: boolean;
-  external?: boolean;
-  created_at?: string;
-  bio?: string;
-  private_profile?: boolean;
-  followers?: number;
-}
+type UserBasic = components['schemas']['UserBasic'];
+/**
+ * A user in any of the spec's forms (`UserBasic` in lists to others, `User`, `UserPublic` for the caller,
+ * `UserWithAdmin` for administrators): the basic fields always, the others where the form has them.
+ */
+type ListedUser = UserBasic & Partial<Omit<components['schemas']['UserWithAdmin'], keyof UserBasic>>;
+type Version = components['schemas']['Version'];
 
 const get = <T = unknown>(caller: Caller, path: string, query?: string | Record<string, string>) =>
   callAs<T>(target, caller, path, { query });
@@ -54,10 +48,7 @@ describe('GET /version and GET /metadata', () => {
   for (const path of ['/version', '/metadata']) {
     it(`${path}: every signed-in role reads a GitLab version string`, async () => {
       for (const role of USER_ROLES) {
-        const { status, body } = await get<{ version: string; revision: string; enterprise: boolean }>(
-          role,
-          path,
-        );
+        const { status, body } = await get<Version>(role, path);
         expect(status, role).toBe(200);
         // python-gitlab and other clients parse it as GitLab's MAJOR.MINOR.PATCH.
         expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
@@ -162,7 +153,7 @@ describe('GET /users', () => {
     expect(asAdmin.body.map((user) => user.id)).toContain(users.owner.id);
     // Others match the public e-mail address only: the primary one finds the owner only if it is public too.
     const asDeveloper = await get<ListedUser[]>('developer', '/users', { search: email });
-    const publicEmail = (self as { public_email?: string | null }).public_email;
+    const publicEmail = self.public_email;
     if (publicEmail?.toLowerCase() !== email.toLowerCase())
       expect(asDeveloper.body.map((user) => user.id)).not.toContain(users.owner.id);
   });
