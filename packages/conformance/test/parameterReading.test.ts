@@ -127,66 +127,70 @@ describe('booleans in every spelling of Grape, on every operation', () => {
       .map(([name]) => name);
     if (inQuery.length === 0 && inBody.length === 0) continue;
 
-    it(`${entry.operationId}: ${[...inQuery.map((p) => String(p.name)), ...inBody].join(', ')}`, async (context) => {
-      if (!implemented.has(entry.operationId)) context.skip();
-      const problems: string[] = [];
-      const variants: { label: string; name: string; c: Case; like?: Case }[] = [];
-      for (const parameter of inQuery) {
-        const name = String(parameter.name);
-        for (const [spellings, canonical] of [
-          [TRUE_SPELLINGS, 'true'],
-          [FALSE_SPELLINGS, 'false'],
-        ] as const) {
-          for (const spelling of spellings) {
-            const c = base(entry);
+    it(
+      `${entry.operationId}: ${[...inQuery.map((p) => String(p.name)), ...inBody].join(', ')}`,
+      async (context) => {
+        if (!implemented.has(entry.operationId)) context.skip();
+        const problems: string[] = [];
+        const variants: { label: string; name: string; c: Case; like?: Case }[] = [];
+        for (const parameter of inQuery) {
+          const name = String(parameter.name);
+          for (const [spellings, canonical] of [
+            [TRUE_SPELLINGS, 'true'],
+            [FALSE_SPELLINGS, 'false'],
+          ] as const) {
+            for (const spelling of spellings) {
+              const c = base(entry);
+              variants.push({
+                label: `${name}=${spelling}`,
+                name,
+                c: withQuery(c, `${name}=${spelling}`),
+                like: withQuery(c, `${name}=${canonical}`),
+              });
+            }
+          }
+        }
+        for (const name of inBody) {
+          for (const spelling of [...TRUE_SPELLINGS, ...FALSE_SPELLINGS]) {
+            const body = jsonBodyOf(entry);
+            if (!body) continue;
             variants.push({
-              label: `${name}=${spelling}`,
+              label: `JSON "${name}": "${spelling}"`,
               name,
-              c: withQuery(c, `${name}=${spelling}`),
-              like: withQuery(c, `${name}=${canonical}`),
+              c: { ...body.c, body: JSON.stringify({ ...body.valid, [name]: spelling }) },
+            });
+            // The query string of a write, with a JSON Content-Type, as real clients send it.
+            const other = jsonBodyOf(entry);
+            if (!other) continue;
+            const { [name]: _left, ...rest } = other.valid;
+            variants.push({
+              label: `query ${name}=${spelling} with a JSON body`,
+              name,
+              c: withQuery({ ...other.c, body: JSON.stringify(rest) }, `${name}=${spelling}`),
             });
           }
         }
-      }
-      for (const name of inBody) {
-        for (const spelling of [...TRUE_SPELLINGS, ...FALSE_SPELLINGS]) {
-          const body = jsonBodyOf(entry);
-          if (!body) continue;
-          variants.push({
-            label: `JSON "${name}": "${spelling}"`,
-            name,
-            c: { ...body.c, body: JSON.stringify({ ...body.valid, [name]: spelling }) },
-          });
-          // The query string of a write, with a JSON Content-Type, as real clients send it.
-          const other = jsonBodyOf(entry);
-          if (!other) continue;
-          const { [name]: _left, ...rest } = other.valid;
-          variants.push({
-            label: `query ${name}=${spelling} with a JSON body`,
-            name,
-            c: withQuery({ ...other.c, body: JSON.stringify(rest) }, `${name}=${spelling}`),
-          });
+        await inParallel(variants, PARALLEL, async ({ label, name, c, like }) => {
+          const answer = await send(entry, c);
+          problems.push(...problemsOf(label, answer, name));
+          // A read answers a spelling exactly as it answers the canonical `true` or `false`.
+          if (like && entry.method === 'GET') {
+            const reference = await send(entry, like);
+            if (reference.status !== answer.status)
+              problems.push(`[${label}] → ${answer.status}, canonical → ${reference.status}`);
+          }
+        });
+        // Anything else is a boolean of no spelling: refused, naming the parameter.
+        for (const parameter of inQuery) {
+          const name = String(parameter.name);
+          const answer = await send(entry, withQuery(base(entry), `${name}=maybe`));
+          if (!refusedFor(answer, name))
+            problems.push(`[${name}=maybe] not refused: ${answer.status} ${answer.text}`);
         }
-      }
-      await inParallel(variants, PARALLEL, async ({ label, name, c, like }) => {
-        const answer = await send(entry, c);
-        problems.push(...problemsOf(label, answer, name));
-        // A read answers a spelling exactly as it answers the canonical `true` or `false`.
-        if (like && entry.method === 'GET') {
-          const reference = await send(entry, like);
-          if (reference.status !== answer.status)
-            problems.push(`[${label}] → ${answer.status}, canonical → ${reference.status}`);
-        }
-      });
-      // Anything else is a boolean of no spelling: refused, naming the parameter.
-      for (const parameter of inQuery) {
-        const name = String(parameter.name);
-        const answer = await send(entry, withQuery(base(entry), `${name}=maybe`));
-        if (!refusedFor(answer, name))
-          problems.push(`[${name}=maybe] not refused: ${answer.status} ${answer.text}`);
-      }
-      expect(problems).toEqual([]);
-    }, WALK_TIMEOUT);
+        expect(problems).toEqual([]);
+      },
+      WALK_TIMEOUT,
+    );
   }
 });
 
@@ -196,36 +200,40 @@ describe('null for an optional property of a JSON body means "not given"; for a 
     const properties = Object.keys((json?.schema.properties ?? {}) as JsonObject);
     if (properties.length === 0) continue;
 
-    it(`${entry.operationId}: ${properties.join(', ')}`, async (context) => {
-      if (!implemented.has(entry.operationId)) context.skip();
-      const problems: string[] = [];
-      const required = new Set((json?.schema.required as string[] | undefined) ?? []);
-      await inParallel(properties, PARALLEL, async (name) => {
-        const body = jsonBodyOf(entry);
-        const without = jsonBodyOf(entry);
-        if (!body || !without) return;
-        const answer = await send(entry, {
-          ...body.c,
-          body: JSON.stringify({ ...body.valid, [name]: null }),
+    it(
+      `${entry.operationId}: ${properties.join(', ')}`,
+      async (context) => {
+        if (!implemented.has(entry.operationId)) context.skip();
+        const problems: string[] = [];
+        const required = new Set((json?.schema.required as string[] | undefined) ?? []);
+        await inParallel(properties, PARALLEL, async (name) => {
+          const body = jsonBodyOf(entry);
+          const without = jsonBodyOf(entry);
+          if (!body || !without) return;
+          const answer = await send(entry, {
+            ...body.c,
+            body: JSON.stringify({ ...body.valid, [name]: null }),
+          });
+          const label = `"${name}": null`;
+          if (required.has(name)) {
+            if (answer.status !== 400 || answer.problems.length > 0)
+              problems.push(`[${label}, required] → ${answer.status} ${answer.text.slice(0, 200)}`);
+            return;
+          }
+          // Refused only where the same request without the property is refused too (an operation that needs
+          // at least one of its optional properties, say); the second of two creations may meet the first.
+          const { [name]: _left, ...rest } = without.valid;
+          const reference = await send(entry, { ...without.c, body: JSON.stringify(rest) });
+          problems.push(...answer.problems.map((problem) => `[${label}] ${problem}`));
+          if (answer.status >= 500 || (answer.status === 400 && reference.status !== 400))
+            problems.push(
+              `[${label}] → ${answer.status} ${answer.text.slice(0, 200)}; without it → ${reference.status} ${reference.text.slice(0, 200)}`,
+            );
         });
-        const label = `"${name}": null`;
-        if (required.has(name)) {
-          if (answer.status !== 400 || answer.problems.length > 0)
-            problems.push(`[${label}, required] → ${answer.status} ${answer.text.slice(0, 200)}`);
-          return;
-        }
-        // Refused only where the same request without the property is refused too (an operation that needs
-        // at least one of its optional properties, say); the second of two creations may meet the first.
-        const { [name]: _left, ...rest } = without.valid;
-        const reference = await send(entry, { ...without.c, body: JSON.stringify(rest) });
-        problems.push(...answer.problems.map((problem) => `[${label}] ${problem}`));
-        if (answer.status >= 500 || (answer.status === 400 && reference.status !== 400))
-          problems.push(
-            `[${label}] → ${answer.status} ${answer.text.slice(0, 200)}; without it → ${reference.status} ${reference.text.slice(0, 200)}`,
-          );
-      });
-      expect(problems).toEqual([]);
-    }, WALK_TIMEOUT);
+        expect(problems).toEqual([]);
+      },
+      WALK_TIMEOUT,
+    );
   }
 });
 
@@ -233,67 +241,79 @@ describe('an empty query value of an optional parameter, and an unknown paramete
   for (const entry of index.operations) {
     const optional = queryParameters(entry).filter((p) => p.required !== true);
 
-    it(`${entry.operationId}: ${optional.map((p) => `${String(p.name)}=`).join(' ') || 'no optional parameters'}, and an unknown one`, async (context) => {
-      if (!implemented.has(entry.operationId)) context.skip();
-      const problems: string[] = [];
-      const pairs = [...optional.map((p) => `${String(p.name)}=`), `unknown_${RUN}=1`];
-      await inParallel(pairs, PARALLEL, async (pair) => {
-        const c = base(entry);
-        const name = pair.slice(0, pair.indexOf('='));
-        const answer = await send(entry, withQuery(c, pair));
-        problems.push(...problemsOf(pair, answer, name));
-        if (entry.method === 'GET') {
-          const reference = await send(entry, c);
-          if (reference.status !== answer.status)
-            problems.push(`[${pair}] → ${answer.status}, without it → ${reference.status}`);
-        }
-      });
-      expect(problems).toEqual([]);
-    }, WALK_TIMEOUT);
+    it(
+      `${entry.operationId}: ${optional.map((p) => `${String(p.name)}=`).join(' ') || 'no optional parameters'}, and an unknown one`,
+      async (context) => {
+        if (!implemented.has(entry.operationId)) context.skip();
+        const problems: string[] = [];
+        const pairs = [...optional.map((p) => `${String(p.name)}=`), `unknown_${RUN}=1`];
+        await inParallel(pairs, PARALLEL, async (pair) => {
+          const c = base(entry);
+          const name = pair.slice(0, pair.indexOf('='));
+          const answer = await send(entry, withQuery(c, pair));
+          problems.push(...problemsOf(pair, answer, name));
+          if (entry.method === 'GET') {
+            const reference = await send(entry, c);
+            if (reference.status !== answer.status)
+              problems.push(`[${pair}] → ${answer.status}, without it → ${reference.status}`);
+          }
+        });
+        expect(problems).toEqual([]);
+      },
+      WALK_TIMEOUT,
+    );
   }
 });
 
 describe('paths', () => {
-  it('merges doubled slashes before routing, on every read', async () => {
-    const problems: string[] = [];
-    const reads = readsOf().filter((entry) => implemented.has(entry.operationId));
-    expect(reads.length).toBeGreaterThan(40);
-    await inParallel(reads, PARALLEL, async (entry) => {
-      const c = base(entry);
-      const url = urlOf(entry, c);
-      const doubled = url.replace('/api/v4/', '/api/v4//').replace(/\/([a-z_]+)\//, '//$1//');
-      const headers = { 'PRIVATE-TOKEN': target.config.tokens.admin };
-      const [plain, merged] = await Promise.all([fetch(url, { headers }), fetch(doubled, { headers })]);
-      if (plain.status !== merged.status)
-        problems.push(`${entry.operationId}: ${doubled} → ${merged.status}, ${url} → ${plain.status}`);
-    });
-    expect(problems).toEqual([]);
-  }, WALK_TIMEOUT);
+  it(
+    'merges doubled slashes before routing, on every read',
+    async () => {
+      const problems: string[] = [];
+      const reads = readsOf().filter((entry) => implemented.has(entry.operationId));
+      expect(reads.length).toBeGreaterThan(40);
+      await inParallel(reads, PARALLEL, async (entry) => {
+        const c = base(entry);
+        const url = urlOf(entry, c);
+        const doubled = url.replace('/api/v4/', '/api/v4//').replace(/\/([a-z_]+)\//, '//$1//');
+        const headers = { 'PRIVATE-TOKEN': target.config.tokens.admin };
+        const [plain, merged] = await Promise.all([fetch(url, { headers }), fetch(doubled, { headers })]);
+        if (plain.status !== merged.status)
+          problems.push(`${entry.operationId}: ${doubled} → ${merged.status}, ${url} → ${plain.status}`);
+      });
+      expect(problems).toEqual([]);
+    },
+    WALK_TIMEOUT,
+  );
 
-  it('answers 404 for a negative integer ID in the path, as for an unknown one', async () => {
-    const problems: string[] = [];
-    const withIntegerIds = index.operations.filter(
-      (entry) =>
-        implemented.has(entry.operationId) &&
-        parametersOf(entry).some(
-          (p) => p.in === 'path' && typesOf(p.schema).size === 1 && typesOf(p.schema).has('integer'),
-        ),
-    );
-    expect(withIntegerIds.length).toBeGreaterThan(10);
-    await inParallel(withIntegerIds, PARALLEL, async (entry) => {
-      const c = base(entry);
-      for (const parameter of parametersOf(entry)) {
-        const types = typesOf(parameter.schema);
-        if (parameter.in !== 'path' || types.size !== 1 || !types.has('integer')) continue;
-        const answer = await send(entry, { ...c, path: { ...c.path, [String(parameter.name)]: '-5' } });
-        if (answer.status !== 404 || answer.problems.length > 0)
-          problems.push(
-            `${entry.operationId} ${String(parameter.name)}=-5 → ${answer.status} ${answer.problems.join('; ')}`,
-          );
-      }
-    });
-    expect(problems).toEqual([]);
-  }, WALK_TIMEOUT);
+  it(
+    'answers 404 for a negative integer ID in the path, as for an unknown one',
+    async () => {
+      const problems: string[] = [];
+      const withIntegerIds = index.operations.filter(
+        (entry) =>
+          implemented.has(entry.operationId) &&
+          parametersOf(entry).some(
+            (p) => p.in === 'path' && typesOf(p.schema).size === 1 && typesOf(p.schema).has('integer'),
+          ),
+      );
+      expect(withIntegerIds.length).toBeGreaterThan(10);
+      await inParallel(withIntegerIds, PARALLEL, async (entry) => {
+        const c = base(entry);
+        for (const parameter of parametersOf(entry)) {
+          const types = typesOf(parameter.schema);
+          if (parameter.in !== 'path' || types.size !== 1 || !types.has('integer')) continue;
+          const answer = await send(entry, { ...c, path: { ...c.path, [String(parameter.name)]: '-5' } });
+          if (answer.status !== 404 || answer.problems.length > 0)
+            problems.push(
+              `${entry.operationId} ${String(parameter.name)}=-5 → ${answer.status} ${answer.problems.join('; ')}`,
+            );
+        }
+      });
+      expect(problems).toEqual([]);
+    },
+    WALK_TIMEOUT,
+  );
 
   it('names the methods of the path in Allow on a 405', async () => {
     // Not through target.fetch, which refuses a method the spec does not have before looking at the answer.
