@@ -7,8 +7,8 @@ import { epicsRouter } from './routes.js';
 import './todo.js';
 
 export const epicsArea: Area = { name: 'epics', router: epicsRouter };
-// The feature flag behind confidential epics is one of the server's switches (core/switches.ts).
-export { CONFIDENTIAL_EPICS_FEATURE } from '../../core/switches.js';
+// The feature flag behind confidential epics is one of the server's switches (areas/features/switches.ts).
+export { CONFIDENTIAL_EPICS_FEATURE } from '../features/index.js';
 export type { Epic } from './present.js';
 export {
   type EpicStateChange,

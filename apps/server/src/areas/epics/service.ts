@@ -12,7 +12,7 @@ import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
-import { confidentialEpics, epicsAvailable } from '../../core/switches.js';
+import { confidentialEpics, epicsAvailable } from '../features/index.js';
 import { labelNames } from './labels.js';
 import { type Epic, type EpicView, presentEpics } from './present.js';
 import {

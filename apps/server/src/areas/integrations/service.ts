@@ -8,7 +8,7 @@ import type { ServerContext } from '../../core/context.js';
 import { notFound } from '../../core/http/errors.js';
 import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
-import { higherTier } from '../../core/switches.js';
+import { higherTier } from '../features/index.js';
 import { CATALOG, type Slug } from './catalog.js';
 import {
   type IntegrationListItem,

@@ -10,7 +10,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { ApiError } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
-import { epicNotificationEvent } from '../../core/switches.js';
+import { epicNotificationEvent } from '../features/index.js';
 import { findSetting, type SettingKey, type SourceType, saveSetting, userEmails } from './store.js';
 
 type NotificationSettings = Schemas['NotificationSettings'];

@@ -17,9 +17,7 @@ import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { QueryParams, RequestBody, Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import { pipelineTestReport } from '../../core/switches.js';
-import type { FeatureActor } from '../features/index.js';
-import { userActor } from '../features/index.js';
+import { type FeatureActor, pipelineTestReport, userActor } from '../features/index.js';
 import { CI_CONFIG_PATH, type CiTestSuite, parseCiConfig } from './config.js';
 import { pipelineStatusChanged } from './events.js';
 import {
@@ -418,7 +416,7 @@ export async function getPipelineTestReport(
     ),
     ...(caller.user ? [userActor(caller.user)] : []),
   ];
-  // Behind a feature flag (core/switches.ts), off unless an administrator turns it on.
+  // Behind a feature flag (areas/features/switches.ts), off unless an administrator turns it on.
   if (!(await pipelineTestReport(context, actors))) throw notFound();
   // Only jobs that ran have results; a job still waiting or running adds nothing yet.
   const jobs = await context.db

@@ -11,7 +11,7 @@ import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { badRequest, notFound } from '../../core/http/errors.js';
 import { nowIso } from '../../core/store/database.js';
-import { delayedProjectDeletion } from '../../core/switches.js';
+import { delayedProjectDeletion } from '../features/index.js';
 import { PROJECT_DELETION_JOB, type ProjectDeletionPayload, purgeProject } from './deletion.js';
 
 const DAY_MS = 86_400_000;

@@ -7,7 +7,7 @@ import type { ServerContext } from '../../core/context.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Page } from '../../core/store/paging.js';
-import { higherTier } from '../../core/switches.js';
+import { higherTier } from '../features/index.js';
 import { ScimError, scimBadRequest, scimConflict, scimNotFound, scimUnauthorized } from './errors.js';
 import { parseUserFilter, UnsupportedFilter } from './filter.js';
 import { nameOf, type PatchOperation, readOperations } from './patchOperations.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
-import { higherTier } from '../../core/switches.js';
+import { higherTier } from '../features/index.js';
 
 /** The GitLab release whose API v4 the spec mirrors (the sources its "not shown" parts follow). */
 export const GITLAB_API_VERSION = '17.0.0';

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CollabApp, createApp } from '../app.js';
-import { DEFAULT_INSTANCE_SETTINGS, type InstanceSettings } from './instance.js';
-import type { Fixtures } from './store/fixturesFile.js';
+import { type CollabApp, createApp } from '../../app.js';
+import { DEFAULT_INSTANCE_SETTINGS, type InstanceSettings } from '../../core/instance.js';
+import type { Fixtures } from '../../core/store/fixturesFile.js';
 import {
   CONFIDENTIAL_EPICS_FEATURE,
   confidentialEpics,

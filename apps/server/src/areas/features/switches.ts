@@ -1,7 +1,8 @@
 // The server's own switches, in one place (issue 19, point 4): what turns a behaviour on or off is read here
-// and nowhere else, from the instance settings (the tier, core/instance.ts) or from the feature flags that
-// administrators set through the Features API (areas/features). Every area that decides on one of them asks
-// the function of that switch, so the list below is the whole list.
+// and nowhere else, from the instance settings (the tier, core/instance.ts: GitLab's licensed features) or
+// from the feature flags that administrators set through this area's Features API. Every area that decides
+// on one of them asks the function of that switch (through this area's index), so the list below is the
+// whole list.
 //
 // | switch                       | read from                                   | GitLab's equivalent                 |
 // |------------------------------|---------------------------------------------|-------------------------------------|
@@ -13,10 +14,10 @@
 // | pipelineTestReport           | feature flag `pipeline_test_report`         | the test report's feature flag      |
 // | confidentialEpics            | feature flag `confidential_epics`           | the `confidential_epics` flag       |
 //
-// (This module is core's one use of an area: the feature flags' gates live in the features area, which owns
-// their table and rules; core/ reaches them through that area's index only.)
-import { type FeatureActor, isFeatureEnabled } from '../areas/features/index.js';
-import type { ServerContext } from './context.js';
+// It lives in the features area, beside the gates it reads, so that core/ depends on no area.
+import type { ServerContext } from '../../core/context.js';
+import type { FeatureActor } from './gates.js';
+import { isFeatureEnabled } from './service.js';
 
 /** The feature flag behind the pipeline test report route (off unless an administrator sets it). */
 export const PIPELINE_TEST_REPORT_FEATURE = 'pipeline_test_report';
