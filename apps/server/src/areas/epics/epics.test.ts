@@ -2,13 +2,8 @@
 // (after 401 and the group's 404), `confidential` is ignored while the confidential_epics flag is off,
 // dates roll up through several levels and back when a child goes, and other areas are told of state changes
 // in the writing transaction.
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CollabApp, createApp } from '../../app.js';
+import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import { ANONYMOUS } from '../../core/access/caller.js';
 import { ApiError } from '../../core/http/errors.js';
 import type { InstanceSettings } from '../../core/instance.js';
@@ -41,36 +36,15 @@ const FIXTURES: Fixtures = {
   projects: [],
 };
 
-interface Running {
-  app: CollabApp;
-  server: Server;
-  base: string;
-  dataDir: string;
-}
+let running: AppServer | undefined;
 
-let running: Running | undefined;
-
-async function start(instance: Partial<InstanceSettings>): Promise<Running> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'collab-epics-'));
-  const app = await createApp({ dataDir, fixtures: FIXTURES, instance, validateResponses: true });
-  const server: Server = await new Promise((resolve) => {
-    const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
-  });
-  running = {
-    app,
-    server,
-    dataDir,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`,
-  };
+async function start(instance: Partial<InstanceSettings>): Promise<AppServer> {
+  running = await startAppServer('epics', { fixtures: FIXTURES, instance });
   return running;
 }
 
 afterEach(async () => {
-  if (!running) return;
-  running.server.closeAllConnections();
-  await new Promise<void>((resolve) => running?.server.close(() => resolve()));
-  await running.app.close();
-  await rm(running.dataDir, { recursive: true, force: true });
+  await running?.close();
   running = undefined;
 });
 
@@ -86,7 +60,7 @@ interface EpicBody {
 }
 
 async function call<T = unknown>(
-  on: Running,
+  on: AppServer,
   user: string | null,
   method: string,
   path: string,

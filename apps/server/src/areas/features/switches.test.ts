@@ -1,12 +1,8 @@
 // The server's switches: the tier switches follow the instance settings, the feature-flag switches follow the
 // gates administrators set through the Features API (set here over HTTP, as an administrator would).
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CollabApp, createApp } from '../../app.js';
+import type { CollabApp } from '../../app.js';
+import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import { DEFAULT_INSTANCE_SETTINGS, type InstanceSettings } from '../../core/instance.js';
 import type { Fixtures } from '../../core/store/fixturesFile.js';
 import {
@@ -61,9 +57,8 @@ describe('feature-flag switches', () => {
     ],
     projects: [],
   };
+  let server: AppServer;
   let app: CollabApp;
-  let server: Server;
-  let dataDir: string;
   let base: string;
   const groupId = async (path: string) =>
     (
@@ -93,18 +88,12 @@ describe('feature-flag switches', () => {
   }
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'collab-switches-'));
-    app = await createApp({ dataDir, fixtures, validateResponses: true });
-    server = await new Promise((resolve) => {
-      const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
+    server = await startAppServer('switches', { fixtures });
+    app = server.app;
+    base = server.base;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await app.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await server.close();
   });
 
   it('the pipeline test report: off until its flag is set, for everyone or for one of the actors', async () => {

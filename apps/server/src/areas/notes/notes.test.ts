@@ -1,12 +1,7 @@
 // What the conformance suite cannot pin down on a shared server: a note created or modified touches its
 // object's `updated_at` (GitLab's Note#touch_noteable), on an issue, an epic and a project snippet alike.
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CollabApp, createApp } from '../../app.js';
+import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import type { Fixtures } from '../../core/store/fixturesFile.js';
 
 const FIXTURES: Fixtures = {
@@ -49,25 +44,16 @@ const FIXTURES: Fixtures = {
   ],
 };
 
-let app: CollabApp;
-let server: Server;
+let server: AppServer;
 let base: string;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'collab-notes-'));
-  app = await createApp({ dataDir, fixtures: FIXTURES, validateResponses: true });
-  server = await new Promise((resolve) => {
-    const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
+  server = await startAppServer('notes', { fixtures: FIXTURES });
+  base = server.base;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await app.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await server.close();
 });
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {

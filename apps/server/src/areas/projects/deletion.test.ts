@@ -1,14 +1,10 @@
 // Deleting a project: without the higher tier every row of the project in every table, its queued jobs, its
 // repository and its files go at once; with it the project is marked, restored, or removed by the delayed job.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CollabApp, createApp } from '../../app.js';
+import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import type { InstanceSettings } from '../../core/instance.js';
 import type { Db } from '../../core/store/database.js';
 import type { Fixtures } from '../../core/store/fixturesFile.js';
@@ -39,41 +35,20 @@ const FIXTURES: Fixtures = {
   })),
 };
 
-interface Running {
-  app: CollabApp;
-  server: Server;
-  base: string;
-  dataDir: string;
-}
+let running: AppServer | undefined;
 
-let running: Running | undefined;
-
-async function start(instance: Partial<InstanceSettings>): Promise<Running> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'collab-project-deletion-'));
-  const app = await createApp({ dataDir, fixtures: FIXTURES, instance, jobPollIntervalMs: 10 });
-  const server: Server = await new Promise((resolve) => {
-    const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
-  });
-  running = {
-    app,
-    server,
-    dataDir,
-    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`,
-  };
+async function start(instance: Partial<InstanceSettings>): Promise<AppServer> {
+  running = await startAppServer('project-deletion', { fixtures: FIXTURES, instance, jobPollIntervalMs: 10 });
   return running;
 }
 
 afterEach(async () => {
-  if (!running) return;
-  running.server.closeAllConnections();
-  await new Promise<void>((resolve) => running?.server.close(() => resolve()));
-  await running.app.close();
-  await rm(running.dataDir, { recursive: true, force: true });
+  await running?.close();
   running = undefined;
 });
 
 async function call(
-  on: Running,
+  on: AppServer,
   user: string,
   method: string,
   path: string,
@@ -92,7 +67,7 @@ async function call(
 }
 
 async function expectStatus(
-  on: Running,
+  on: AppServer,
   user: string,
   method: string,
   path: string,
@@ -132,7 +107,7 @@ async function queuedJobsOf(db: Db, projectId: number): Promise<number> {
 }
 
 /** Gives the project rows in as many tables as the API fills, and files outside its repository. */
-async function fillProject(on: Running, project: string): Promise<void> {
+async function fillProject(on: AppServer, project: string): Promise<void> {
   const id = encodeURIComponent(project);
   await expectStatus(on, 'olga', 'POST', `/projects/${id}/badges`, 201, {
     link_url: 'https://example.com/%{project_path}',
@@ -183,7 +158,7 @@ async function fillProject(on: Running, project: string): Promise<void> {
   );
 }
 
-async function idOf(on: Running, project: string): Promise<number> {
+async function idOf(on: AppServer, project: string): Promise<number> {
   const [namespace, path] = project.split('/');
   const row = await on.app.context.db
     .selectFrom('projects as p')
@@ -195,7 +170,7 @@ async function idOf(on: Running, project: string): Promise<number> {
   return row.id;
 }
 
-function repositoryPath(on: Running, projectId: number): string {
+function repositoryPath(on: AppServer, projectId: number): string {
   return on.app.context.storages.pathFor('default', projectId);
 }
 

@@ -1,11 +1,8 @@
 // Uploads: the file-name rules, the Markdown of the result and the instance's attachment limit (413).
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CollabApp, createApp } from '../../app.js';
+import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import { presentUpload, sanitizeFilename } from './uploads.js';
 
 describe('sanitizeFilename', () => {
@@ -53,15 +50,11 @@ describe('presentUpload', () => {
 });
 
 describe('the attachment limit', () => {
-  let app: CollabApp;
-  let server: Server;
-  let dataDir: string;
+  let server: AppServer;
   let base: string;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'collab-uploads-'));
-    app = await createApp({
-      dataDir,
+    server = await startAppServer('uploads', {
       instance: { maxAttachmentSizeBytes: 10 },
       fixtures: {
         users: [
@@ -78,16 +71,10 @@ describe('the attachment limit', () => {
         projects: [{ namespace: 'g', path: 'p', name: 'P', visibility: 'private', creator: 'u' }],
       },
     });
-    server = await new Promise((resolve) => {
-      const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = server.origin;
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await app.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await server.close();
   });
 
   async function upload(bytes: number): Promise<{ status: number; body: unknown }> {
@@ -104,8 +91,8 @@ describe('the attachment limit', () => {
   it('takes a file of the limit and answers 413 above it, storing nothing', async () => {
     expect((await upload(10)).status).toBe(201);
     expect(await upload(11)).toEqual({ status: 413, body: { message: '413 Request Entity Too Large' } });
-    const projectDirs = await readdir(join(dataDir, 'uploads'));
+    const projectDirs = await readdir(join(server.dataDir, 'uploads'));
     expect(projectDirs).toHaveLength(1);
-    expect(await readdir(join(dataDir, 'uploads', projectDirs[0] ?? ''))).toHaveLength(1);
+    expect(await readdir(join(server.dataDir, 'uploads', projectDirs[0] ?? ''))).toHaveLength(1);
   });
 });

@@ -1,13 +1,9 @@
 // The server of the list tests: the demo fixtures on a fresh data directory, responses validated against
 // the spec, listening on a port of its own, and one GET that returns the status, the page headers and the
 // parsed body.
-import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type CollabApp, createApp } from '../../app.js';
+import type { CollabApp } from '../../app.js';
+import { startAppServer } from '../../appServer.testSupport.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import { readFixturesFile } from '../store/fixturesFile.js';
 
@@ -38,33 +34,21 @@ const PAGE_HEADERS = [
 ];
 
 export async function startListServer(): Promise<ListServer> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'collab-lists-'));
-  const app = await createApp({
-    dataDir,
+  const server = await startAppServer('lists', {
     fixtures: await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
-    validateResponses: true,
   });
-  const listener: Server = await new Promise((resolve) => {
-    const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
-  });
-  const origin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
   async function send(method: string, path: string, token = MAINTAINER_TOKEN): Promise<Answer> {
-    const response = await fetch(`${origin}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': token } });
+    const response = await fetch(`${server.base}${path}`, { method, headers: { 'PRIVATE-TOKEN': token } });
     const headers: Record<string, string> = {};
     for (const name of PAGE_HEADERS) headers[name] = response.headers.get(name) ?? '(none)';
     const text = await response.text();
     return { status: response.status, headers, body: text === '' ? undefined : JSON.parse(text) };
   }
   return {
-    app,
+    app: server.app,
     get: (path, token) => send('GET', path, token),
     send,
-    async close() {
-      listener.closeAllConnections();
-      await new Promise((resolve) => listener.close(resolve));
-      await app.close();
-      await rm(dataDir, { recursive: true, force: true });
-    },
+    close: () => server.close(),
   };
 }
 
