@@ -1,24 +1,11 @@
 // An HTTP proxy that passes requests to an upstream server and lets a fault rewrite the answers: the tests
 // of the tool put it between `collab-conformance` and the reference server to check that each kind of
 // broken server is reported (a dropped field, a wrong status, a skipped auth check...).
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forward, type ProxiedRequest, type ProxiedResponse, readBody } from './proxyForwarding.js';
 
-/** A request as the proxy received it. */
-export interface ProxiedRequest {
-  method: string;
-  /** Path and query, as sent (`/api/v4/projects/1?per_page=2`). */
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** An answer, upstream's or a fault's. Header names are lower case. */
-export interface ProxiedResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
+export type { ProxiedRequest, ProxiedResponse } from './proxyForwarding.js';
 
 export interface FaultContext {
   /** Sends a (changed) request upstream: a fault that skips an auth check asks with a token of its own. */
@@ -43,43 +30,6 @@ export interface FaultProxy {
   /** Replaces the fault (undefined passes everything through). */
   setFault(fault: Fault | undefined): void;
   close(): Promise<void>;
-}
-
-/** Hop-by-hop headers, and those that no longer hold once fetch has decoded and re-framed the body. */
-const DROPPED_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
-  'host',
-  'upgrade',
-]);
-
-async function readBody(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
-}
-
-async function forward(upstream: string, request: ProxiedRequest): Promise<ProxiedResponse> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || DROPPED_HEADERS.has(name)) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-  }
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body.length > 0;
-  const response = await fetch(`${upstream}${request.url}`, {
-    method: request.method,
-    headers,
-    body: hasBody ? new Uint8Array(request.body) : undefined,
-    redirect: 'manual',
-  });
-  const out: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (!DROPPED_HEADERS.has(name)) out[name] = value;
-  });
-  return { status: response.status, headers: out, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 export async function startFaultProxy(options: { upstream: string; fault?: Fault }): Promise<FaultProxy> {

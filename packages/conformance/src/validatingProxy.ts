@@ -6,6 +6,14 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { curlCommand } from './curl.js';
+import {
+  forward,
+  forwardedHeaders,
+  type ProxiedRequest,
+  type ProxiedResponse,
+  readBody,
+  sendsBody,
+} from './proxyForwarding.js';
 import { requestCases } from './requestCases.js';
 import { ResponseValidator } from './responseValidator.js';
 import { findOperation, type JsonObject, loadSpecIndex, type SpecIndex } from './specIndex.js';
@@ -42,24 +50,6 @@ export interface ValidatingProxyOptions {
     url: string;
     status: number;
   }): void;
-}
-
-/** Hop-by-hop headers, and those that no longer hold once fetch has decoded and re-framed the body. */
-const DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
-  'host',
-  'upgrade',
-  'proxy-connection',
-]);
-
-async function bodyOf(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
 }
 
 /** What a request breaks of the spec: the operation, required query parameters, content type, JSON body. */
@@ -109,48 +99,35 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   const validator = new ResponseValidator(index);
   const counts = { exchanges: 0, violations: 0 };
 
-  async function handle(
-    req: IncomingMessage,
-  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-    const method = req.method ?? 'GET';
-    const url = `${upstream}${req.url ?? '/'}`;
-    const body = await bodyOf(req);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || DROPPED.has(name)) continue;
-      for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-    }
-    const withBody = method !== 'GET' && method !== 'HEAD' && body.length > 0;
-    const response = await fetch(url, {
-      method,
-      headers,
-      body: withBody ? new Uint8Array(body) : undefined,
-      redirect: 'manual',
-    });
-    const answer = Buffer.from(await response.arrayBuffer());
-    const out: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      if (!DROPPED.has(name)) out[name] = value;
-    });
+  async function handle(req: IncomingMessage): Promise<ProxiedResponse> {
+    const request: ProxiedRequest = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body: await readBody(req),
+    };
+    const { method, body } = request;
+    const url = `${upstream}${request.url}`;
+    const answer = await forward(upstream, request);
     const textual = !/^(multipart|application\/octet-stream|image|application\/(gzip|zip))/.test(
       req.headers['content-type'] ?? '',
     );
     const curl = curlCommand({
       method,
       url,
-      headers,
-      body: withBody && textual ? body.toString('utf8') : undefined,
+      headers: forwardedHeaders(req.headers),
+      body: sendsBody(request) && textual ? body.toString('utf8') : undefined,
     });
     const check = validator.check(
       method,
       url,
-      response.status,
-      response.headers,
-      method === 'HEAD' ? '' : answer.toString('utf8'),
+      answer.status,
+      new Headers(answer.headers),
+      method === 'HEAD' ? '' : answer.body.toString('utf8'),
     );
     const operationId = check.operation?.operationId;
     counts.exchanges++;
-    options.onExchange?.({ operationId, method, url, status: response.status });
+    options.onExchange?.({ operationId, method, url, status: answer.status });
     const sides: [ProxyViolation['side'], string[]][] = [
       [
         'request',
@@ -161,9 +138,9 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     for (const [side, problems] of sides) {
       if (problems.length === 0) continue;
       counts.violations++;
-      options.onViolation({ side, operationId, method, url, status: response.status, problems, curl });
+      options.onViolation({ side, operationId, method, url, status: answer.status, problems, curl });
     }
-    return { status: response.status, headers: out, body: answer };
+    return answer;
   }
 
   const server: Server = createServer((req, res) => {
