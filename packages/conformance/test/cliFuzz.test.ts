@@ -2,19 +2,16 @@
 // seed others; a bounded fuzz of the reference server (2,000 requests, a fixed seed) finds nothing, over
 // every kind of request (valid, invalid, auth, methods, sequences along the spec's links); and the command
 // itself prints its counts and time, writes its JSON report and exits 0 (1 on findings, 2 on a usage error).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FuzzReport, fuzz, fuzzPlan } from '../src/fuzz/engine.js';
 import { formatFinding, formatSummary } from '../src/fuzz/output.js';
 import { openTarget, type Target } from '../src/index.js';
 import { loadSpecIndex } from '../src/specIndex.js';
+import { runCli } from './cliProcess.js';
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(packageDir, 'node_modules/.bin/tsx');
 const index = loadSpecIndex();
 /** Requests of the bounded fuzz, and its seed. */
 const REQUESTS = 2_000;
@@ -111,18 +108,6 @@ describe('collab-conformance fuzz', () => {
 /** `collab-conformance fuzz ARGS` as a process. */
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   // None of this test's variables (VITEST_*, the suite's config and run suffix) leak into the command.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !name.startsWith('COLLAB_')),
-  );
-  const child = spawn(tsx, ['src/cli/main.ts', 'fuzz', ...args], { cwd: packageDir, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const code: number = await new Promise((resolve) => child.once('exit', (exit) => resolve(exit ?? -1)));
+  const { code, stdout, stderr } = await runCli(['fuzz', ...args]);
   return { code, stdout, stderr };
 }

@@ -3,11 +3,9 @@
 // its own kind of finding naming the operation that broke: a deleted badge still served, a created badge not
 // readable, an invalid badge accepted. The same fuzz without a fault finds nothing, so the faults, not the
 // setup, make the findings.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../src/config.js';
 import {
@@ -20,14 +18,12 @@ import {
 import type { Check, FuzzReport } from '../src/fuzz/engine.js';
 import { formatFinding } from '../src/fuzz/output.js';
 import { type LocalServer, startLocalServer } from '../src/localServer.js';
+import { runCli } from './cliProcess.js';
 
 const PROJECT_BADGES = /^\/api\/v4\/projects\/[^/]+\/badges$/;
 const PROJECT_BADGE = /^\/api\/v4\/projects\/[^/]+\/badges\/\d+$/;
 /** Enough requests for several create → read → update → delete sequences of project badges. */
 const REQUESTS = 150;
-
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(packageDir, 'node_modules/.bin/tsx');
 
 let server: LocalServer;
 let proxy: FaultProxy;
@@ -54,23 +50,10 @@ async function fuzzThrough(fault: Fault | undefined): Promise<FuzzReport> {
   proxy.setFault(fault);
   try {
     const report = join(work, `report-${++runs}.json`);
-    const args = ['src/cli/main.ts', 'fuzz', '--base-url', proxy.url, '--config', join(work, 'config.json')];
+    const args = ['fuzz', '--base-url', proxy.url, '--config', join(work, 'config.json')];
     args.push('--only', 'ProjectBadge', '--requests', String(REQUESTS), '--seed', '11', '--parallel', '2');
     args.push('--report-json', report, '--quiet');
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !name.startsWith('VITEST') && !name.startsWith('COLLAB_'),
-      ),
-    );
-    const child = spawn(tsx, args, { cwd: packageDir, env });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const code: number = await new Promise((resolve) => child.once('exit', (exit) => resolve(exit ?? -1)));
+    const { code, output } = await runCli(args);
     const parsed = JSON.parse(readFileSync(report, 'utf8')) as FuzzReport;
     // Exit code 1 exactly when something was found.
     expect(code, output).toBe(parsed.findings.length > 0 ? 1 : 0);

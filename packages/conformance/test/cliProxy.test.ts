@@ -5,17 +5,14 @@
 // client's other exchanges; a request that is no operation of the spec is logged too. Ctrl-C ends it with
 // the counts and exit code 1.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createCollabClient } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../src/config.js';
 import { type FaultProxy, matches, startFaultProxy, withJson } from '../src/faultProxy.js';
 import { type LocalServer, startLocalServer } from '../src/localServer.js';
 import { RUN } from '../src/run.js';
+import { PACKAGE_DIR, TSX, userEnvironment } from './cliProcess.js';
 
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(packageDir, 'node_modules/.bin/tsx');
 const PROJECT_BADGE = /^\/api\/v4\/projects\/[^/]+\/badges\/\d+$/;
 const TOKENS = demoConfig('').tokens;
 
@@ -48,12 +45,9 @@ beforeAll(async () => {
           })
         : undefined,
   });
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !name.startsWith('COLLAB_')),
-  );
-  child = spawn(tsx, ['src/cli/main.ts', 'proxy', '--upstream', faults.url, '--port', '0'], {
-    cwd: packageDir,
-    env,
+  child = spawn(TSX, ['src/cli/main.ts', 'proxy', '--upstream', faults.url, '--port', '0'], {
+    cwd: PACKAGE_DIR,
+    env: userEnvironment(),
   });
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();

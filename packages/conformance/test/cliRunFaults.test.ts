@@ -3,11 +3,9 @@
 // those operations with the fault's own violation (or, for the skipped auth check, the test's assertion),
 // name it in the JUnit report, and exit with 1. Every other badge operation passes in the same run (so the
 // faults, not the setup, make it fail; the package test runs a clean `run`).
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/cli/report.js';
 import { demoConfig } from '../src/config.js';
@@ -22,9 +20,7 @@ import {
 } from '../src/faultProxy.js';
 import { type LocalServer, startLocalServer } from '../src/localServer.js';
 import type { Violation } from '../src/responseValidator.js';
-
-const packageDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = join(packageDir, 'node_modules/.bin/tsx');
+import { runCli } from './cliProcess.js';
 
 let server: LocalServer;
 let proxy: FaultProxy;
@@ -51,25 +47,13 @@ interface Outcome {
 }
 
 /** `collab-conformance run --only badge` against the proxy. */
-async function runCli(name: string): Promise<Outcome> {
+async function runAgainstProxy(name: string): Promise<Outcome> {
   const json = join(work, `${name}.json`);
   const junit = join(work, `${name}.xml`);
-  const args = ['src/cli/main.ts', 'run', '--base-url', proxy.url, '--config', join(work, 'config.json')];
+  const args = ['run', '--base-url', proxy.url, '--config', join(work, 'config.json')];
   args.push('--only', 'badge', '--report-json', json, '--report-junit', junit);
   // The CLI starts a vitest of its own: none of this one's variables (VITEST_*, the suite's config) leak in.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && !name.startsWith('COLLAB_')),
-  );
-  const child = spawn(tsx, args, { cwd: packageDir, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const code: number = await new Promise((resolve) => child.once('exit', (exit) => resolve(exit ?? -1)));
+  const { code, stdout, stderr } = await runCli(args);
   return {
     code,
     stdout,
@@ -232,7 +216,7 @@ describe('collab-conformance run through a fault-injecting proxy', () => {
   it('reports each injected fault and names its operation', { timeout: 300_000 }, async () => {
     const { fault, fired } = oneShotFaults();
     proxy.setFault(fault);
-    const { code, report, junit, stdout } = await runCli('faults');
+    const { code, report, junit, stdout } = await runAgainstProxy('faults');
     proxy.setFault(undefined);
 
     // Every fault found a request to break, so every check below is about a fault that happened.

@@ -2,7 +2,7 @@
 // install the tarballs (and those of its dependencies, packed from pnpm's store, so no network is needed)
 // into a fresh project in a temporary directory, and run the installed `collab-conformance`: --help, and
 // `run --only badge` against a local reference server, which must pass and write its reports.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -22,6 +22,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../src/cli/report.js';
 import { demoConfig } from '../src/config.js';
 import { type LocalServer, startLocalServer } from '../src/localServer.js';
+import { runToEnd } from './cliProcess.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = fileURLToPath(new URL('../../client', import.meta.url));
@@ -144,12 +145,7 @@ describe.skipIf(!npmVersion)('the packed tool (skipped: npm is not available)', 
     // `run` of the installed tool against this repository's server, limited to the badge operations.
     server = await startLocalServer();
     writeFileSync(join(app, 'config.json'), JSON.stringify(demoConfig('http://unused.invalid')));
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !name.startsWith('VITEST') && !name.startsWith('COLLAB_'),
-      ),
-    );
-    const child = spawn(
+    const { code, output } = await runToEnd(
       bin,
       ['run', '--base-url', server.baseUrl, '--config', 'config.json', '--only', 'badge'].concat([
         '--report-json',
@@ -157,16 +153,8 @@ describe.skipIf(!npmVersion)('the packed tool (skipped: npm is not available)', 
         '--report-junit',
         'report.xml',
       ]),
-      { cwd: app, env },
+      app,
     );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const code: number = await new Promise((resolve) => child.once('exit', (exit) => resolve(exit ?? -1)));
     expect(code, output).toBe(0);
     const report = JSON.parse(readFileSync(join(app, 'report.json'), 'utf8')) as Report;
     expect(report.totals, output).toEqual({ operations: 12, passed: 12, failed: 0, skipped: 0 });
