@@ -5,7 +5,7 @@ import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { IssuesTable, UsersTable } from '../../core/store/tables.js';
-import { type LabelFilter, labelCondition, searchCondition, userCondition } from './issuables.js';
+import { type LabelFilter, labelCondition, searchCondition, userCondition } from '../issuables/index.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 

@@ -4,7 +4,7 @@ import type { Expression, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { MergeRequestsTable } from '../../core/store/tables.js';
-import { type LabelFilter, labelCondition, searchCondition } from '../issues/index.js';
+import { type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
 

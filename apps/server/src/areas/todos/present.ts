@@ -3,7 +3,7 @@
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { presentUser, usersById } from '../issues/index.js';
+import { presentUser, usersById } from '../issuables/index.js';
 import type { TodoRow } from './store.js';
 import { type PresentedTarget, todoTargetPresenter } from './targets.js';
 
