@@ -182,3 +182,22 @@ export async function countsByTitle(
   }
   return counts;
 }
+
+/** Adds a label of a group (fixtures). */
+export async function insertGroupLabel(
+  db: Db,
+  label: { groupId: number; title: string; color: string; description: string | null; now: string },
+): Promise<void> {
+  await db
+    .insertInto('labels')
+    .values({
+      group_id: label.groupId,
+      project_id: null,
+      title: label.title,
+      color: label.color,
+      description: label.description,
+      created_at: label.now,
+      updated_at: label.now,
+    })
+    .execute();
+}

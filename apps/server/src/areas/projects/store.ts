@@ -3,7 +3,7 @@
 // cost (GitLab's ProjectsFinder). Presenting a page reads its related rows in a few batched queries by the
 // page's IDs, never one query per project.
 
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type Insertable, type SqlBool, sql } from 'kysely';
 import type { ProjectRow } from '../../core/access/access.js';
 import { type Db, todayIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -597,4 +597,38 @@ export async function takenInNamespace(
     name: name !== undefined && rows.some((row) => row.name === name),
     path: path !== undefined && rows.some((row) => row.path.toLowerCase() === path.toLowerCase()),
   };
+}
+
+/* Fixtures ---------------------------------------------------------------------------------------- */
+
+/** Adds a project (fixtures); returns its ID. */
+export async function insertProject(db: Db, project: Insertable<Database['projects']>): Promise<number> {
+  const { id } = await db.insertInto('projects').values(project).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Records that a user starred a project at `at`. */
+export async function insertProjectStar(
+  db: Db,
+  projectId: number,
+  userId: number,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('project_stars')
+    .values({ user_id: userId, project_id: projectId, created_at: at })
+    .execute();
+}
+
+/** Shares a project with a group at an access level, without expiry. */
+export async function insertProjectShare(
+  db: Db,
+  projectId: number,
+  groupId: number,
+  groupAccess: number,
+): Promise<void> {
+  await db
+    .insertInto('project_group_links')
+    .values({ project_id: projectId, group_id: groupId, group_access: groupAccess, expires_at: null })
+    .execute();
 }

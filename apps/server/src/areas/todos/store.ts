@@ -1,5 +1,5 @@
 // The todos area's queries: a user's to-do items, created by the areas that change their targets.
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -193,4 +193,9 @@ export async function markTargetTodosDone(
     .where('target_id', '=', target.id)
     .where('state', '=', 'pending')
     .execute();
+}
+
+/** Adds a to-do as given (fixtures: any state, the target's times). */
+export async function insertFixtureTodo(db: Db, todo: Insertable<TodosTable>): Promise<void> {
+  await db.insertInto('todos').values(todo).execute();
 }
