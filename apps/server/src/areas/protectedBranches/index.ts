@@ -17,3 +17,4 @@ export {
   type ProtectionRule,
   ruleMatches,
 } from './rules.js';
+export { type NewAccessLevel, replaceProtectedBranches } from './store.js';

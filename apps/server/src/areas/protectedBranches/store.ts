@@ -131,3 +131,24 @@ export async function isMemberOfAnyGroup(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Replaces all rules of the project with these (an import), in the caller's transaction. */
+export async function replaceProtectedBranches(
+  db: Db,
+  projectId: number,
+  rules: readonly { name: string; codeOwnerApprovalRequired: boolean; levels: readonly NewAccessLevel[] }[],
+  now: string,
+): Promise<void> {
+  await db.deleteFrom('protected_branches').where('project_id', '=', projectId).execute();
+  for (const rule of rules)
+    await insertProtectedBranch(
+      db,
+      {
+        projectId,
+        name: rule.name,
+        codeOwnerApprovalRequired: rule.codeOwnerApprovalRequired,
+        createdAt: now,
+      },
+      rule.levels,
+    );
+}
