@@ -49,22 +49,26 @@ export const projectsFixtures: AreaFixtures = {
     const storage = storages.names[0] ?? 'default';
     for (const project of fixtures.projects) {
       const defaultBranch = project.default_branch ?? 'main';
-      const id = await insertProject(trx, {
-        name: project.name,
-        path: project.path,
-        namespace_id: groups.get(project.namespace),
-        visibility: project.visibility,
-        description: project.description ?? null,
-        default_branch: defaultBranch,
-        archived: 0,
-        repository_storage: storage,
-        creator_id: users.get(project.creator),
-        created_at: now,
-        last_activity_at: now,
-        repository_generation: 0,
-        issues_enabled: project.issues_enabled === false ? 0 : 1,
-        merge_requests_enabled: project.merge_requests_enabled === false ? 0 : 1,
-      });
+      const { id } = await insertProject(
+        trx,
+        {
+          name: project.name,
+          path: project.path,
+          namespace_id: groups.get(project.namespace),
+          visibility: project.visibility,
+          description: project.description ?? null,
+          default_branch: defaultBranch,
+          archived: 0,
+          repository_storage: storage,
+          creator_id: users.get(project.creator),
+          created_at: now,
+          last_activity_at: now,
+          repository_generation: 0,
+          issues_enabled: project.issues_enabled === false ? 0 : 1,
+          merge_requests_enabled: project.merge_requests_enabled === false ? 0 : 1,
+        },
+        undefined,
+      );
       for (const [index, username] of (project.starred_by ?? []).entries()) {
         // A second apart, so the starrers' order (newest first) is the file's, reversed.
         const starredAt = new Date(Date.parse(now) + index * 1000).toISOString();
