@@ -201,3 +201,19 @@ export async function insertGroupLabel(
     })
     .execute();
 }
+
+/** Whether one of these groups has a label of this title (other than `exceptId`). */
+export async function titleTaken(
+  db: Db,
+  groupIds: readonly number[],
+  title: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('labels')
+    .select('id')
+    .where('group_id', 'in', [...groupIds])
+    .where('title', '=', title);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

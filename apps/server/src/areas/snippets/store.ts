@@ -163,3 +163,12 @@ export async function insertFixtureSnippet(
   if (rows.length > 0) await db.insertInto('snippet_files').values(rows).execute();
   return id;
 }
+
+/** The authors of a page's snippets. */
+export function snippetAuthors(db: Db, ids: readonly number[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'name', 'state', 'created_at'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
