@@ -9,8 +9,10 @@
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Then the rows of document 2's lists (areaScale.ts): an issue's notes, a group's epics and the caller's to-dos
 // on 10 and on 10,000 items, each beside its ceiling.
+// Then the commit rows (commits.ts): file commits beside the minimal Express rate, and commits to a repository
+// of 10,000 files as a share of commits to the demo repository.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects` or `areas`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas` or `commits`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -22,6 +24,14 @@ import {
   seedAreaScale,
   writeAreaScaleFixtures,
 } from './areaScale.js';
+import {
+  commitRate,
+  commitSequence,
+  FILES_SCALE,
+  FILES_SCALE_PROJECT,
+  seedFilesScale,
+  writeCommitFixtures,
+} from './commits.js';
 import {
   CONNECTIONS,
   drive,
@@ -123,22 +133,6 @@ function formatCeiling(readRate: number, sameBodyRate: number, baseline: number)
   return `   (Express sending the same body: ${ceiling}% of minimal; this read ${share}% of that)`;
 }
 
-/** Commits `count` new files to `branch`, one request after the other; returns how many succeeded. */
-async function commitSequence(origin: string, branch: string, count: number): Promise<number> {
-  const api = `${origin}/api/v4/projects/acme%2Fwebsite/repository/files`;
-  let ok = 0;
-  for (let i = 0; i < count; i++) {
-    const response = await fetch(`${api}/${encodeURIComponent(`bench/${branch}/file-${i}.txt`)}`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': BENCH_TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ branch, content: `commit ${i}\n`, commit_message: `bench ${i}` }),
-    });
-    if (response.status === 201) ok++;
-    await response.arrayBuffer();
-  }
-  return ok;
-}
-
 async function post(url: string, body: unknown): Promise<void> {
   await fetch(url, {
     method: 'POST',
@@ -149,7 +143,7 @@ async function post(url: string, body: unknown): Promise<void> {
 
 async function commits(origin: string): Promise<void> {
   let started = performance.now();
-  const sequential = await commitSequence(origin, 'develop', COMMITS);
+  const sequential = await commitSequence(origin, 'website', 'develop', COMMITS);
   let seconds = (performance.now() - started) / 1000;
   console.log(
     `  ${'file commits'.padEnd(24)} ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
@@ -162,7 +156,7 @@ async function commits(origin: string): Promise<void> {
   const perBranch = Math.ceil(COMMITS / branches.length);
   started = performance.now();
   const parallel = (
-    await Promise.all(branches.map((branch) => commitSequence(origin, branch, perBranch)))
+    await Promise.all(branches.map((branch) => commitSequence(origin, 'website', branch, perBranch)))
   ).reduce((a, b) => a + b, 0);
   seconds = (performance.now() - started) / 1000;
   console.log(
@@ -414,6 +408,50 @@ async function runAreaScale(): Promise<void> {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+/**
+ * The commit rows, one worker, production mode: the minimal Express route's rate (what this machine allows
+ * now), file commits one after the other and by 4 writers on the demo repository, then commits to a
+ * repository of FILES_SCALE files and to the demo repository in turn, round after round, the large as a
+ * share of the demo (medians).
+ */
+async function runCommits(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-commits-'));
+  const fixtures = join(dataDir, 'fixtures.json');
+  await writeCommitFixtures(join(SERVER_DIR, 'fixtures/demo.json'), fixtures);
+  // A first start loads the fixtures and makes the repositories; the files go in while it is stopped.
+  await stop((await startServer(join(dataDir, 'data'), fixtures, 1, false)).child);
+  await seedFilesScale(join(dataDir, 'data'));
+  const calibration = await startMinimalExpress();
+  const [minimal = []] = await inTurn([calibration.minimal]);
+  await calibration.stop();
+  console.log('\ncommits, production mode, 1 worker process');
+  console.log(formatLoad('minimal Express', medianResult(minimal)));
+  const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
+  await commits(origin);
+  const perRound = Math.ceil(COMMITS / ROUNDS);
+  const demo: number[] = [];
+  const large: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['website', FILES_SCALE_PROJECT] : [FILES_SCALE_PROJECT, 'website'];
+    for (const project of order) {
+      const branch = project === 'website' ? 'develop' : 'main';
+      const { rate } = await commitRate(origin, project, branch, perRound, `round-${round}`);
+      (project === 'website' ? demo : large).push(rate);
+    }
+  }
+  const median = (rates: number[]) => [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)] ?? 0;
+  const demoRate = median(demo);
+  const largeRate = median(large);
+  console.log(
+    `  ${'file commits (demo)'.padEnd(24)} ${demoRate.toFixed(0).padStart(6)} commits/s (median of ${ROUNDS} rounds of ${perRound}, in turn with the next line)`,
+  );
+  console.log(
+    `  ${`file commits (${FILES_SCALE} files)`.padEnd(24)} ${largeRate.toFixed(0).padStart(6)} commits/s   ${((largeRate / demoRate) * 100).toFixed(0)}% of the demo repository`,
+  );
+  await stop(child);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
 const cores = availableParallelism();
 console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections; each figure the median of ${ROUNDS} rounds of ${SECONDS / 2} s, measured in turn with what it is compared with, after ${WARM_UP_SECONDS} s of warm-up`,
@@ -447,3 +485,4 @@ if (ONLY === undefined || ONLY === 'workers') {
 if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
+if (ONLY === undefined || ONLY === 'commits') await runCommits();
