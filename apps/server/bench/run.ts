@@ -34,6 +34,7 @@ import {
 } from './commits.js';
 import {
   CONNECTIONS,
+  cpuMicroseconds,
   drive,
   type LoadResult,
   type LoadTarget,
@@ -141,12 +142,27 @@ async function post(url: string, body: unknown): Promise<void> {
   }).then((response) => response.arrayBuffer());
 }
 
-async function commits(origin: string): Promise<void> {
+/**
+ * The server's CPU time per commit while `run` commits, as text for the commit lines, when the server is one
+ * process (`pid`): on a shared machine the steadier figure.
+ */
+async function cpuPerCommit(pid: number | undefined, run: () => Promise<number>): Promise<[number, string]> {
+  const before = pid === undefined ? undefined : await cpuMicroseconds(pid);
+  const count = await run();
+  const after = pid === undefined ? undefined : await cpuMicroseconds(pid);
+  if (before === undefined || after === undefined || count === 0) return [count, ''];
+  return [count, `; ${((after - before) / count / 1000).toFixed(1)} ms of server CPU per commit`];
+}
+
+/** File commits one after the other and by 4 writers; `pid`: the server's process when it is one worker. */
+async function commits(origin: string, pid?: number): Promise<void> {
   let started = performance.now();
-  const sequential = await commitSequence(origin, 'website', 'develop', COMMITS);
+  const [sequential, sequentialCpu] = await cpuPerCommit(pid, () =>
+    commitSequence(origin, 'website', 'develop', COMMITS),
+  );
   let seconds = (performance.now() - started) / 1000;
   console.log(
-    `  ${'file commits'.padEnd(24)} ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
+    `  ${'file commits'.padEnd(24)} ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch${sequentialCpu})`,
   );
   // Writers on separate branches do not wait for each other's compare-and-swap: the server's throughput.
   const branches = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
@@ -155,12 +171,14 @@ async function commits(origin: string): Promise<void> {
   }
   const perBranch = Math.ceil(COMMITS / branches.length);
   started = performance.now();
-  const parallel = (
-    await Promise.all(branches.map((branch) => commitSequence(origin, 'website', branch, perBranch)))
-  ).reduce((a, b) => a + b, 0);
+  const [parallel, parallelCpu] = await cpuPerCommit(pid, async () =>
+    (
+      await Promise.all(branches.map((branch) => commitSequence(origin, 'website', branch, perBranch)))
+    ).reduce((a, b) => a + b, 0),
+  );
   seconds = (performance.now() - started) / 1000;
   console.log(
-    `  ${'file commits'.padEnd(24)} ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches)`,
+    `  ${'file commits'.padEnd(24)} ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches${parallelCpu})`,
   );
 }
 
@@ -210,7 +228,7 @@ async function runSetting(setting: Setting, calibration: Calibration | undefined
   for (const [, path] of READS) {
     await drive(generator, `${origin}/api/v4/projects/acme%2Fwebsite${path}`, headers, SECONDS / 2);
   }
-  await commits(origin);
+  await commits(origin, setting.workers === 1 ? child.pid : undefined);
   const peak = await memory.stop();
   console.log(
     `  ${'peak memory'.padEnd(24)} ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed, during the reads again and the commits; ${(peak.pssMb / setting.workers).toFixed(0)} MB PSS per worker)`,
@@ -427,26 +445,34 @@ async function runCommits(): Promise<void> {
   console.log('\ncommits, production mode, 1 worker process');
   console.log(formatLoad('minimal Express', medianResult(minimal)));
   const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
-  await commits(origin);
+  await commits(origin, child.pid);
   const perRound = Math.ceil(COMMITS / ROUNDS);
   const demo: number[] = [];
   const large: number[] = [];
+  const demoCpu: number[] = [];
+  const largeCpu: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? ['website', FILES_SCALE_PROJECT] : [FILES_SCALE_PROJECT, 'website'];
     for (const project of order) {
       const branch = project === 'website' ? 'develop' : 'main';
-      const { rate } = await commitRate(origin, project, branch, perRound, `round-${round}`);
+      const before = await cpuMicroseconds(child.pid ?? 0);
+      const { rate, ok } = await commitRate(origin, project, branch, perRound, `round-${round}`);
+      const after = await cpuMicroseconds(child.pid ?? 0);
       (project === 'website' ? demo : large).push(rate);
+      if (before !== undefined && after !== undefined && ok > 0)
+        (project === 'website' ? demoCpu : largeCpu).push((after - before) / ok / 1000);
     }
   }
-  const median = (rates: number[]) => [...rates].sort((a, b) => a - b)[Math.floor(rates.length / 2)] ?? 0;
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   const demoRate = median(demo);
   const largeRate = median(large);
+  const cpu = (values: number[]) => `; ${median(values).toFixed(1)} ms of server CPU per commit`;
   console.log(
-    `  ${'file commits (demo)'.padEnd(24)} ${demoRate.toFixed(0).padStart(6)} commits/s (median of ${ROUNDS} rounds of ${perRound}, in turn with the next line)`,
+    `  ${'file commits (demo)'.padEnd(24)} ${demoRate.toFixed(0).padStart(6)} commits/s (median of ${ROUNDS} rounds of ${perRound}, in turn with the next line${cpu(demoCpu)})`,
   );
   console.log(
-    `  ${`file commits (${FILES_SCALE} files)`.padEnd(24)} ${largeRate.toFixed(0).padStart(6)} commits/s   ${((largeRate / demoRate) * 100).toFixed(0)}% of the demo repository`,
+    `  ${`file commits (${FILES_SCALE} files)`.padEnd(24)} ${largeRate.toFixed(0).padStart(6)} commits/s   ${((largeRate / demoRate) * 100).toFixed(0)}% of the demo repository${cpu(largeCpu)}`,
   );
   await stop(child);
   await rm(dataDir, { recursive: true, force: true });
