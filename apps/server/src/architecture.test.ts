@@ -1,5 +1,6 @@
-// The server's walls: no runtime import cycle among its files, and core/ never imports an area.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The server's walls: no runtime import cycle among its files, core/ never imports an area, and an area's SQL
+// stays in its store.ts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,9 +9,9 @@ import { importCycles, runtimeImportGraph } from './importGraph.testSupport.js';
 
 const SOURCE_ROOT = fileURLToPath(new URL('.', import.meta.url));
 
-describe('the runtime import graph of apps/server/src', () => {
-  const graph = runtimeImportGraph(SOURCE_ROOT);
+const graph = runtimeImportGraph(SOURCE_ROOT);
 
+describe('the runtime import graph of apps/server/src', () => {
   it('reads the files and their imports', () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.get('app.ts')).toContain('areas/issues/index.ts');
@@ -28,6 +29,18 @@ describe('the runtime import graph of apps/server/src', () => {
         targets.filter((target) => target.startsWith('areas/')).map((target) => `${file} -> ${target}`),
       );
     expect(intoAreas).toEqual([]);
+  });
+});
+
+describe("the areas' SQL", () => {
+  // A Kysely query starts with one of these on a database or a transaction.
+  const QUERY = /\.(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)\(/;
+
+  it("lives in each area's store.ts only", () => {
+    const outside = [...graph.keys()]
+      .filter((file) => file.startsWith('areas/') && !/(^|\/)store\.ts$|\.test(Support)?\.ts$/.test(file))
+      .filter((file) => QUERY.test(readFileSync(join(SOURCE_ROOT, file), 'utf8')));
+    expect(outside).toEqual([]);
   });
 });
 

@@ -199,6 +199,11 @@ export function findEpicByIid(db: Db, groupId: number, iid: number): Promise<Epi
     .executeTakeFirst();
 }
 
+export function findEpicsById(db: Db, ids: readonly number[]): Promise<EpicRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('epics').selectAll().where('id', 'in', ids).execute();
+}
+
 export function findEpicById(db: Db, id: number): Promise<EpicRow | undefined> {
   return db.selectFrom('epics').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -8,10 +8,10 @@ import { requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
 import { presentUser } from '../issuables/index.js';
-import { createTodo, type PresentedTarget, registerTodoTarget } from '../todos/index.js';
+import { createTodo, findTodoRecord, type PresentedTarget, registerTodoTarget } from '../todos/index.js';
 import { type Epic, presentEpics } from './present.js';
 import { epicGroup, readableEpic } from './service.js';
-import { EPIC_TYPE, findEpicByIid, groupPaths } from './store.js';
+import { EPIC_TYPE, findEpicByIid, findEpicsById, groupPaths } from './store.js';
 
 type Todo = Schemas['Todo'];
 
@@ -53,11 +53,7 @@ export async function createEpicTodo(
   });
   if (!created.created) return 'exists';
   // The to-do as the todos area stored it (its times and state), shown as GitLab's to-do entity.
-  const todo = await context.db
-    .selectFrom('todos')
-    .select(['id', 'state', 'body', 'created_at', 'updated_at'])
-    .where('id', '=', created.id)
-    .executeTakeFirstOrThrow();
+  const todo = await findTodoRecord(context.db, created.id);
   const [target] = await presentEpics(context.db, [row], {
     requestedGroup: { id: access.group.id, fullPath: access.group.full_path },
     origin,
@@ -94,11 +90,7 @@ export async function createEpicTodo(
 registerTodoTarget(EPIC_TYPE, async (context, ids, origin) => {
   const presented = new Map<number, PresentedTarget>();
   if (ids.length === 0) return presented;
-  const rows = await context.db
-    .selectFrom('epics')
-    .selectAll()
-    .where('id', 'in', [...ids])
-    .execute();
+  const rows = await findEpicsById(context.db, [...ids]);
   const paths = await groupPaths(
     context.db,
     rows.map((row) => row.group_id),

@@ -8,7 +8,7 @@ import { ApiError, badRequest, forbidden } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
 import {
   decodeGates,
   FEATURE_GROUPS,
@@ -20,6 +20,17 @@ import {
   gateViews,
   parseGateValue,
 } from './gates.js';
+import {
+  addGate,
+  deleteFeatureNamed,
+  deleteGate,
+  deleteGates,
+  findGroupIdByPath,
+  findUserActor,
+  gateRowsOf,
+  pageOfFeatureNames,
+  touchFeature,
+} from './store.js';
 
 export type Feature = Schemas['Feature'];
 export type SetFeatureGateBody = RequestBody<'setFeatureGate'>;
@@ -27,12 +38,7 @@ export type SetFeatureGateBody = RequestBody<'setFeatureGate'>;
 const FEATURE_NAME = /^[A-Za-z0-9_]{1,255}$/;
 
 async function loadGates(db: Db, names: readonly string[]): Promise<Map<string, Gates>> {
-  if (names.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('feature_gates')
-    .select(['feature_name', 'key', 'value'])
-    .where('feature_name', 'in', names)
-    .execute();
+  const rows = await gateRowsOf(db, names);
   return new Map(names.map((name) => [name, decodeGates(rows.filter((row) => row.feature_name === name))]));
 }
 
@@ -67,12 +73,7 @@ export async function listFeatures(
   window: PageWindow,
 ): Promise<Page<Feature>> {
   requireAdmin(caller, 'read_api');
-  const page = await readPageOf(
-    context.db,
-    context.db.selectFrom('features'),
-    (query) => query.select('name').orderBy('name'),
-    window,
-  );
+  const page = await pageOfFeatureNames(context.db, window);
   const names = page.items.map((row) => row.name);
   const gates = await loadGates(context.db, names);
   return {
@@ -104,15 +105,11 @@ async function gateTargets(
   body: SetFeatureGateBody,
 ): Promise<{ actors: string[]; groups: string[] }> {
   const users = await resolveActors(body.user, async (username) => {
-    const row = await db
-      .selectFrom('users')
-      .select(['id', 'is_admin'])
-      .where('username', '=', username)
-      .executeTakeFirst();
+    const row = await findUserActor(db, username);
     return row && { type: 'User', id: row.id, isAdmin: row.is_admin === 1 };
   });
   const groups = await resolveActors(body.group, async (path) => {
-    const row = await db.selectFrom('groups').select('id').where('full_path', '=', path).executeTakeFirst();
+    const row = await findGroupIdByPath(db, path);
     return row && { type: 'Group', id: row.id };
   });
   const projects = await resolveActors(body.project, async (path) => {
@@ -152,46 +149,25 @@ export async function setFeatureGate(
   const now = nowIso();
 
   await context.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('features')
-      .values({ name, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ updated_at: now }))
-      .execute();
-    const gates = trx.deleteFrom('feature_gates').where('feature_name', '=', name);
+    await touchFeature(trx, name, now);
     if (typeof value === 'number') {
       // The seeds' state table: an integer value, from any state, leaves the feature conditional on its
       // percentage gate, so a boolean gate set before goes (Flipper alone would keep it and answer `on`).
-      const replaced = value > 0 ? [key, 'boolean'] : [key];
-      await gates.where('key', 'in', replaced).execute();
-      if (value > 0)
-        await trx
-          .insertInto('feature_gates')
-          .values({ feature_name: name, key, value: String(value) })
-          .execute();
+      await deleteGates(trx, name, value > 0 ? [key, 'boolean'] : [key]);
+      if (value > 0) await addGate(trx, { feature_name: name, key, value: String(value) });
     } else if (hasTargets) {
       const rows = [
         ...targets.actors.map((actor) => ({ feature_name: name, key: 'actors', value: actor })),
         ...targets.groups.map((group) => ({ feature_name: name, key: 'groups', value: group })),
       ];
       for (const row of rows) {
-        if (value) {
-          await trx
-            .insertInto('feature_gates')
-            .values(row)
-            .onConflict((oc) => oc.doNothing())
-            .execute();
-        } else {
-          await gates.where('key', '=', row.key).where('value', '=', row.value).execute();
-        }
+        if (value) await addGate(trx, row);
+        else await deleteGate(trx, row);
       }
     } else {
       // As Flipper does: switching the boolean gate on or off for everyone clears every other gate.
-      await gates.execute();
-      if (value)
-        await trx
-          .insertInto('feature_gates')
-          .values({ feature_name: name, key: 'boolean', value: 'true' })
-          .execute();
+      await deleteGates(trx, name);
+      if (value) await addGate(trx, { feature_name: name, key: 'boolean', value: 'true' });
     }
   });
   return presentFeature(name, (await loadGates(context.db, [name])).get(name) ?? decodeGates([]));
@@ -200,5 +176,5 @@ export async function setFeatureGate(
 /** Removes a feature and its gates; nothing to remove is not an error. */
 export async function deleteFeature(context: ServerContext, caller: Caller, name: string): Promise<void> {
   requireAdmin(caller, 'api');
-  await context.db.deleteFrom('features').where('name', '=', name).execute();
+  await deleteFeatureNamed(context.db, name);
 }

@@ -28,6 +28,7 @@ export {
 export { type ProjectTarget, userMayReadProjectTarget } from './readers.js';
 export {
   type CreatedTodo,
+  findTodoRecord,
   hasPendingTodo,
   markTargetTodosDone,
   type NewTodo,

@@ -42,6 +42,18 @@ export interface CreatedTodo {
   created: boolean;
 }
 
+/** A to-do's own fields as stored (its state, body and times), for the area that made it. */
+export function findTodoRecord(
+  db: Db,
+  id: number,
+): Promise<{ id: number; state: string; body: string; created_at: string; updated_at: string }> {
+  return db
+    .selectFrom('todos')
+    .select(['id', 'state', 'body', 'created_at', 'updated_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
 /**
  * Makes a pending to-do, unless the user already has a pending one for the same target and action (GitLab
  * keeps one pending to-do per target and action on the free tier). Pass a transaction to make it part of
