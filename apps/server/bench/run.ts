@@ -9,8 +9,9 @@
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Then the rows of document 2's lists (areaScale.ts): an issue's notes, a group's epics and the caller's to-dos
 // on 10 and on 10,000 items, each beside its ceiling.
+// Then the walk (operationWalk.ts): one request to every operation on a fresh server, then again.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects` or `areas`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas` or `walk`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -34,6 +35,7 @@ import {
   medianResult,
 } from './load.js';
 import { sampleMemory } from './memory.js';
+import { runOperationWalk } from './operationWalk.js';
 import {
   PROJECT_SCALE_PER_PAGE,
   PROJECT_SCALE_SIZES,
@@ -447,3 +449,4 @@ if (ONLY === undefined || ONLY === 'workers') {
 if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
+if (ONLY === undefined || ONLY === 'walk') await runOperationWalk();

@@ -1,6 +1,7 @@
-// What an area of the API gives the application: its routes and, if it has background work, its job handlers.
-import type { Router } from 'express';
+// What an area of the API gives the application: its handlers by operationId and, if it has background
+// work, its job handlers.
 import type { ServerContext } from './context.js';
+import type { OperationHandlers } from './http/operations.js';
 
 /** Settings of the running application that some areas' background work reads. */
 export interface AreaOptions {
@@ -13,8 +14,8 @@ export interface AreaOptions {
 export interface Area {
   /** The area's name: its folder under `src/areas/`. */
   name: string;
-  /** The area's routes, mounted under the API's base path. */
-  router(context: ServerContext): Router;
+  /** The handlers of the area's operations, each under its operationId. */
+  handlers(context: ServerContext): OperationHandlers;
   /** Registers the area's job handlers on the queue (areas without background work leave this out). */
   registerJobs?(context: ServerContext, options: AreaOptions): void;
 }

@@ -1,9 +1,9 @@
 // Project issues (GitLab v4): list, read, create and update. What issues share with merge requests
 // (labels, attached users, filters, the embedded user) is exported for the mergeRequests area.
 import type { Area } from '../../core/area.js';
-import { issuesRouter } from './routes.js';
+import { issuesHandlers } from './routes.js';
 
-export const issuesArea: Area = { name: 'issues', router: issuesRouter };
+export const issuesArea: Area = { name: 'issues', handlers: issuesHandlers };
 export { type IssueStateChange, type IssueStateListener, onIssueStateChange } from './events.js';
 export {
   type IssuableUser,

@@ -1,13 +1,13 @@
 // Routes of the issues area: read the request, call the service, send.
-import type { Request } from 'express';
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { toBoolean } from '../../core/http/booleans.js';
 import { invalidParameter } from '../../core/http/errors.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import { labelFilter } from './issuables.js';
 import {
   createProjectIssue,
@@ -19,7 +19,7 @@ import {
 import type { IssueOrder } from './store.js';
 
 /** An integer query parameter (the validator has checked it; a number or its digits). */
-export function integerQuery(req: Request, name: string): number | undefined {
+export function integerQuery(req: ApiRequest, name: string): number | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -28,7 +28,7 @@ export function integerQuery(req: Request, name: string): number | undefined {
 }
 
 /** `iids[]=1&iids[]=2` or `iids=1&iids=2` (the query parser makes both `iids`); undefined if absent. */
-export function iidsQuery(req: Request): number[] | undefined {
+export function iidsQuery(req: ApiRequest): number[] | undefined {
   const value = req.query.iids;
   if (value === undefined) return undefined;
   const values = Array.isArray(value) ? value : [value];
@@ -41,7 +41,7 @@ export function iidsQuery(req: Request): number[] | undefined {
 
 /** `order_by` and `sort`, whose values the validator has checked. */
 export function orderQuery<OrderBy extends string>(
-  req: Request,
+  req: ApiRequest,
   allowed: readonly OrderBy[],
 ): { orderBy: OrderBy; sort: 'asc' | 'desc' } {
   const orderBy = optionalQueryString(req, 'order_by') ?? 'created_at';
@@ -51,7 +51,7 @@ export function orderQuery<OrderBy extends string>(
   return { orderBy: orderBy as OrderBy, sort };
 }
 
-function assigneeQuery(req: Request): IssueListFilters['assignee'] {
+function assigneeQuery(req: ApiRequest): IssueListFilters['assignee'] {
   const value = req.query.assignee_id;
   if (value === undefined) return undefined;
   if (typeof value === 'string' && value.toLowerCase() === 'none') return 'none';
@@ -59,7 +59,7 @@ function assigneeQuery(req: Request): IssueListFilters['assignee'] {
   return integerQuery(req, 'assignee_id');
 }
 
-function listFiltersOf(req: Request): IssueListFilters {
+function listFiltersOf(req: ApiRequest): IssueListFilters {
   const state = optionalQueryString(req, 'state') ?? 'all';
   if (state !== 'opened' && state !== 'closed' && state !== 'all') throw invalidParameter('state');
   const confidential = req.query.confidential;
@@ -78,10 +78,10 @@ function listFiltersOf(req: Request): IssueListFilters {
 
 const ISSUE_ORDERS: readonly IssueOrder['orderBy'][] = ['created_at', 'updated_at'];
 
-export function issuesRouter(context: ServerContext): Router {
-  const router = Router();
+export function issuesHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/issues', async (req, res) => {
+  handlers.listProjectIssues = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listProjectIssues(
       context,
@@ -95,9 +95,9 @@ export function issuesRouter(context: ServerContext): Router {
     const body: ResponseBody<'listProjectIssues', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/issues', async (req, res) => {
+  handlers.createProjectIssue = async (req, res) => {
     const issue: ResponseBody<'createProjectIssue', 201> = await createProjectIssue(
       context,
       callerOf(res),
@@ -106,9 +106,9 @@ export function issuesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(issue);
-  });
+  };
 
-  router.get('/projects/:id/issues/:issue_iid', async (req, res) => {
+  handlers.getProjectIssue = async (req, res) => {
     const issue: ResponseBody<'getProjectIssue', 200> = await getProjectIssue(
       context,
       callerOf(res),
@@ -117,9 +117,9 @@ export function issuesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(issue);
-  });
+  };
 
-  router.put('/projects/:id/issues/:issue_iid', async (req, res) => {
+  handlers.updateProjectIssue = async (req, res) => {
     const issue: ResponseBody<'updateProjectIssue', 200> = await updateProjectIssue(
       context,
       callerOf(res),
@@ -129,7 +129,7 @@ export function issuesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(issue);
-  });
+  };
 
-  return router;
+  return handlers;
 }

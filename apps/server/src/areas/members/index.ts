@@ -1,6 +1,6 @@
 // Members of groups and projects, direct and inherited, read only (GitLab v4's members API; the seeds do
 // not show it).
 import type { Area } from '../../core/area.js';
-import { membersRouter } from './routes.js';
+import { membersHandlers } from './routes.js';
 
-export const membersArea: Area = { name: 'members', router: membersRouter };
+export const membersArea: Area = { name: 'members', handlers: membersHandlers };

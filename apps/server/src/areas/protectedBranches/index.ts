@@ -1,8 +1,8 @@
 // Protected branches (document 1, section 4.3). Its rules decide pushes, merges and deletions in other areas.
 import type { Area } from '../../core/area.js';
-import { protectedBranchesRouter } from './routes.js';
+import { protectedBranchesHandlers } from './routes.js';
 
-export const protectedBranchesArea: Area = { name: 'protectedBranches', router: protectedBranchesRouter };
+export const protectedBranchesArea: Area = { name: 'protectedBranches', handlers: protectedBranchesHandlers };
 export {
   developersCan,
   isAllowed,
