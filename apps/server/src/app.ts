@@ -97,6 +97,12 @@ export interface AppOptions extends DataDirectoryOptions {
 export interface CollabApp {
   app: Express;
   context: ServerContext;
+  /**
+   * Compiles the request validation of every operation, one at a time, yielding to requests between them
+   * (the validator compiles an operation's schemas on its first request otherwise). For a server that has
+   * started listening; tests leave it out (their servers see a few operations each).
+   */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -128,13 +134,15 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     [...AREAS, scimArea].map((area) => ({ name: area.name, handlers: area.handlers(context) })),
   );
   const validateResponses = options.validateResponses ?? false;
+  const scimApi = operationsApi({ apiSpec: scimDocument, handlers, validateResponses });
+  const v4Api = operationsApi({ apiSpec: v4Document, handlers, validateResponses });
   app.use(
     underPath(
       SCIM_BASE_PATH,
       inSeries([
         mergeDoubledSlashes,
         onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
-        operationsApi({ apiSpec: scimDocument, handlers, validateResponses }),
+        scimApi.middleware,
         scimNotFoundHandler,
       ]),
     ),
@@ -146,7 +154,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),
-      operationsApi({ apiSpec: v4Document, handlers, validateResponses }),
+      v4Api.middleware,
     ]),
   );
   // After the API, so that API requests do not walk the docs routes first.
@@ -170,6 +178,10 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   return {
     app,
     context,
+    warmUp: async () => {
+      await v4Api.warmUp(app);
+      await scimApi.warmUp(app);
+    },
     close: async () => {
       await jobs.stop();
       await db.destroy();

@@ -3,7 +3,7 @@
 // handler registered under the operation's operationId serves it.
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
-import type { RequestHandler } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { grapeParameters, indexReadings } from './grapeParameters.js';
 import { type FieldLimits, matchedOperation, rememberOperation } from './matchedOperation.js';
@@ -129,11 +129,21 @@ export class RouteError extends Error {
   }
 }
 
+export interface OperationsApi {
+  /** A request below the base path goes to its operation's steps; other requests pass by. */
+  middleware: RequestHandler;
+  /**
+   * Makes every path's validator and compiles every operation's request validation, one operation at a
+   * time, yielding to requests between them: after it, a first request costs what a second does.
+   */
+  warmUp(app: Express): Promise<void>;
+}
+
 /**
- * The middleware of one base path: a request below it goes to its operation's steps (multipart bodies,
+ * The steps of one base path: a request below it goes to its operation's steps (multipart bodies,
  * parameterCarriers, grapeParameters, the validator of its path, its handler); other requests pass by.
  */
-export function operationsApi(options: ApiOptions): RequestHandler {
+export function operationsApi(options: ApiOptions): OperationsApi {
   // Indexed before the validator sees (and mutates) its copies of the document.
   const spec = options.apiSpec;
   const basePath = basePathOf(spec);
@@ -161,7 +171,7 @@ export function operationsApi(options: ApiOptions): RequestHandler {
   }
   const noLimits: FieldLimits = new Map();
 
-  return (req, res, next) => {
+  const middleware: RequestHandler = (req, res, next) => {
     const path = req.path;
     if (path !== basePath && !path.startsWith(`${basePath}/`)) return next();
     const match = index.match(req.method, path.slice(basePath.length));
@@ -171,6 +181,42 @@ export function operationsApi(options: ApiOptions): RequestHandler {
     rememberOperation(req, { operation, params, bodyLimits: limits.get(operation.key) ?? noLimits });
     steps.get(operation)?.(req, res, next);
   };
+
+  const warmUp = async (app: Express): Promise<void> => {
+    for (const operation of index.operations) {
+      const validate = validatorOfPath.get(operation.template);
+      if (validate === undefined) continue;
+      await new Promise<void>((resolve) => {
+        validate(warmUpRequest(app, basePath, operation), {} as Response, () => resolve());
+      });
+      // Requests that came meanwhile go first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return { middleware, warmUp };
+}
+
+/**
+ * A request of the operation that only the validator sees (an object on the application's request
+ * prototype, as Express makes them): every path parameter `0`, no query, a JSON content type where the
+ * operation has a body. Refused or not, its validation compiles the operation's schemas.
+ */
+function warmUpRequest(app: Express, basePath: string, operation: IndexedOperation): Request {
+  const url = `${basePath}${operation.template.replace(/\{[^}]+\}/g, '0')}`;
+  const req = Object.create(app.request) as Request;
+  Object.assign(req, {
+    app,
+    method: operation.method === 'HEAD' ? 'GET' : operation.method,
+    url,
+    originalUrl: url,
+    baseUrl: '',
+    headers:
+      operation.method === 'GET' || operation.method === 'HEAD' ? {} : { 'content-type': 'application/json' },
+    query: {},
+    body: operation.method === 'GET' || operation.method === 'HEAD' ? undefined : {},
+    params: {},
+  });
+  return req;
 }
 
 /**

@@ -168,7 +168,7 @@ describe('the middleware in the validator chain', () => {
     const handlers = new Map(
       ['listThings', 'createThing', 'uploadThing', 'deleteThing'].map((id) => [id, echo]),
     );
-    app.use(operationsApi({ apiSpec: spec(), handlers, validateResponses: false }));
+    app.use(operationsApi({ apiSpec: spec(), handlers, validateResponses: false }).middleware);
     app.use(errorHandler);
     server = await new Promise((resolve) => {
       const started = app.listen(0, '127.0.0.1', () => resolve(started));
