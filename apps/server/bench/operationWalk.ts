@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBundledSpec } from '../src/core/http/openapi.js';
-import { BENCH_TOKEN, startServer, stop } from './server.js';
+import { BENCH_TOKEN, startServer, stop, warmedUp } from './server.js';
 
 interface WalkRequest {
   method: string;
@@ -50,24 +50,19 @@ export async function runOperationWalk(): Promise<void> {
   );
   for (const validateResponses of [false, true]) {
     const dataDir = await mkdtemp(join(tmpdir(), 'collab-walk-'));
-    process.env.COLLAB_REPORT_WARM_UP = '1';
     const started = performance.now();
     const server = await startServer({ seed: 'demo', workers: 1, validateResponses, dataDir });
     const listening = performance.now();
     try {
       // The server compiles every operation's request validation once it listens (app.warmUp).
-      await new Promise<void>((resolve) => {
-        server.child.stdout?.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('validators warm')) resolve();
-        });
-      });
-      const warmedUp = performance.now();
+      await warmedUp(server.child);
+      const warmAt = performance.now();
       const cold = await walk(server.origin, requests);
       const warm = await walk(server.origin, requests);
       const mode = validateResponses ? 'requests and responses validated' : 'requests validated';
       console.log(
         `  ${mode.padEnd(34)} listening after ${((listening - started) / 1000).toFixed(2)} s, warm after ` +
-          `${((warmedUp - listening) / 1000).toFixed(2)} s more; first walk ${(cold / 1000).toFixed(2)} s   ` +
+          `${((warmAt - listening) / 1000).toFixed(2)} s more; first walk ${(cold / 1000).toFixed(2)} s   ` +
           `second ${(warm / 1000).toFixed(2)} s   first/second ${(cold / warm).toFixed(1)}`,
       );
     } finally {
