@@ -13,7 +13,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadGeneratorName, measureInTurn, medianRate } from './load.js';
-import { BENCH_TOKEN, runFinishedPipelines, type ServerOptions, startServer, stop } from './server.js';
+import {
+  BENCH_TOKEN,
+  runFinishedPipelines,
+  type ServerOptions,
+  startServer,
+  stop,
+  warmedUp,
+} from './server.js';
 
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 7);
 const SECONDS = Number(process.env.AB_SECONDS ?? 3);
@@ -57,6 +64,8 @@ for (const side of sideTexts.map(parseSide)) {
     dataDir,
     ...side.options,
   });
+  // Measured once its validators are compiled (a build that warms them up after listening).
+  await warmedUp(server.child, side.options.builtDir);
   servers.push({ ...side, ...server, dataDir });
 }
 // Five finished pipelines on each side, as in `pnpm bench`.

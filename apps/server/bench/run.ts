@@ -11,8 +11,9 @@
 // on 10 and on 10,000 items, each beside its ceiling.
 // Then the commit rows (commits.ts): file commits beside the minimal Express rate, and commits to a repository
 // of 10,000 files as a share of commits to the demo repository.
+// Then the walk (operationWalk.ts): one request to every operation on a fresh server, then again.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects`, `areas` or `commits`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas`, `commits` or `walk`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -45,6 +46,7 @@ import {
   medianResult,
 } from './load.js';
 import { sampleMemory } from './memory.js';
+import { runOperationWalk } from './operationWalk.js';
 import {
   PROJECT_SCALE_PER_PAGE,
   PROJECT_SCALE_SIZES,
@@ -59,6 +61,7 @@ import {
   startServer as startBuiltServer,
   startListening,
   stop,
+  warmedUp,
 } from './server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -188,9 +191,11 @@ interface Setting {
   validateResponses: boolean;
 }
 
-/** The built server with the start script's flags. */
-function startServer(dataDir: string, seed: string, workers: number, validateResponses: boolean) {
-  return startBuiltServer({ dataDir, seed, workers, validateResponses });
+/** The built server with the start script's flags, once its validators are compiled. */
+async function startServer(dataDir: string, seed: string, workers: number, validateResponses: boolean) {
+  const server = await startBuiltServer({ dataDir, seed, workers, validateResponses });
+  if (workers === 1) await warmedUp(server.child);
+  return server;
 }
 
 /** The reads of the benchmark, by name: paths under the demo project acme/website. */
@@ -512,3 +517,4 @@ if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
 if (ONLY === undefined || ONLY === 'commits') await runCommits();
+if (ONLY === undefined || ONLY === 'walk') await runOperationWalk();

@@ -54,6 +54,20 @@ export interface ServerOptions {
   nodeFlags?: readonly string[];
 }
 
+/**
+ * Resolves once a server started by startServer has compiled its validators (app.warmUp, which a build
+ * that has it reports on stdout); at once for a build without it.
+ */
+export async function warmedUp(child: ChildProcess, builtDir = BUILT_SERVER_DIR): Promise<void> {
+  const main = await readFile(join(builtDir, 'main.js'), 'utf8');
+  if (!main.includes('validators warm')) return;
+  await new Promise<void>((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('validators warm')) resolve();
+    });
+  });
+}
+
 /** Starts the built server in production mode; resolves with its process and origin. */
 export async function startServer(options: ServerOptions): Promise<{ child: ChildProcess; origin: string }> {
   const flags = options.nodeFlags ?? (await startScriptNodeFlags());
@@ -63,7 +77,7 @@ export async function startServer(options: ServerOptions): Promise<{ child: Chil
   if (options.validateResponses) args.push('--validate-responses');
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', COLLAB_REPORT_WARM_UP: '1' },
   });
   return { child, origin: `http://127.0.0.1:${await startListening(child)}` };
 }

@@ -31,17 +31,17 @@ import { versionArea } from './areas/version/index.js';
 import type { Area } from './core/area.js';
 import type { ServerContext } from './core/context.js';
 import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
-import { areaDispatcher } from './core/http/areaDispatch.js';
 import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
 import {
   apiDocumentFor,
   hasOwnServers,
-  headAsGet,
   loadBundledSpec,
-  openApiValidator,
+  operationIdsOf,
+  operationsApi,
 } from './core/http/openapi.js';
+import { handlersByOperation } from './core/http/operations.js';
 import { fastQueryParser, parseQueryOncePerRequest, type QueryParser } from './core/http/queryParser.js';
 import { mergeDoubledSlashes } from './core/http/request.js';
 import { inSeries, onlyWithBody, underPath } from './core/http/series.js';
@@ -100,6 +100,12 @@ export interface AppOptions extends DataDirectoryOptions {
 export interface CollabApp {
   app: Express;
   context: ServerContext;
+  /**
+   * Compiles the request validation of every operation, one at a time, yielding to requests between them
+   * (the validator compiles an operation's schemas on its first request otherwise). For a server that has
+   * started listening; tests leave it out (their servers see a few operations each).
+   */
+  warmUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -121,41 +127,37 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.set('query parser', fastQueryParser(app.get('query parser fn') as QueryParser));
   parseQueryOncePerRequest(app);
   const spec = loadBundledSpec();
-  const validators = openApiValidator({
-    apiSpec: apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item)),
-    validateResponses: options.validateResponses ?? false,
-  });
-  // The SCIM API (document 2, 4.15): the paths that declare their own server, validated under their own base
+  const v4Document = apiDocumentFor(spec, '/api/v4', (path, item) => !hasOwnServers(path, item));
+  // The SCIM API (document 2, 4.15): the paths that declare their own server, served under their own base
   // path; the scim area reads the group's bearer token itself, and every error below the base path is SCIM's.
-  const scimValidators = openApiValidator({
-    apiSpec: apiDocumentFor(spec, SCIM_BASE_PATH, hasOwnServers),
-    validateResponses: options.validateResponses ?? false,
-  });
+  const scimDocument = apiDocumentFor(spec, SCIM_BASE_PATH, hasOwnServers);
+  // The start check: every operation of the spec has a handler, every handler an operation.
+  const handlers = handlersByOperation(
+    [...operationIdsOf(v4Document), ...operationIdsOf(scimDocument)],
+    [...AREAS, scimArea].map((area) => ({ name: area.name, handlers: area.handlers(context) })),
+  );
+  const validateResponses = options.validateResponses ?? false;
+  const scimApi = operationsApi({ apiSpec: scimDocument, handlers, validateResponses });
+  const v4Api = operationsApi({ apiSpec: v4Document, handlers, validateResponses });
   app.use(
     underPath(
       SCIM_BASE_PATH,
       inSeries([
         mergeDoubledSlashes,
         onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
-        ...scimValidators.map(headAsGet),
-        areaDispatcher(SCIM_BASE_PATH, [scimArea.router(context)]),
+        scimApi.middleware,
         scimNotFoundHandler,
       ]),
     ),
   );
-  // One layer for the whole API (see inSeries): body parsers, authentication, the validator's chain, then the
-  // route the validator matched. The validator works on the full URL (its base path is /api/v4).
+  // One layer for the whole API (see inSeries): body parsers, authentication, then the operation's steps.
   app.use(
     inSeries([
       mergeDoubledSlashes,
       onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),
-      ...validators.map(headAsGet),
-      areaDispatcher(
-        '/api/v4',
-        AREAS.map((area) => area.router(context)),
-      ),
+      v4Api.middleware,
     ]),
   );
   // After the API, so that API requests do not walk the docs routes first.
@@ -165,10 +167,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
   app.use(appearanceImagesRouter(context));
 
-  // The catch-all of a path nothing routes. Its header tells it apart from a route's own 404 (a test walks
-  // every operation of the spec and proves none ends here).
+  // The catch-all of a path nothing routes (an API path no operation has is the API's own 404).
   app.use((_req, res) => {
-    res.status(404).set('X-Collab-Unrouted', '1').json({ message: '404 Not Found' });
+    res.status(404).json({ message: '404 Not Found' });
   });
   app.use(((err, req, res, next) => {
     if (req.path === SCIM_BASE_PATH || req.path.startsWith(`${SCIM_BASE_PATH}/`))
@@ -180,6 +181,10 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   return {
     app,
     context,
+    warmUp: async () => {
+      await v4Api.warmUp(app);
+      await scimApi.warmUp(app);
+    },
     close: async () => {
       await jobs.stop();
       await db.destroy();

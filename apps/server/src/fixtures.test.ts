@@ -107,9 +107,7 @@ describe('loading a fixtures file', () => {
 describe('the order of the areas fixtures hooks', () => {
   const area = (name: string, after: string[]): Area => ({
     name,
-    router: () => {
-      throw new Error('not served');
-    },
+    handlers: () => ({}),
     fixtures: { after, load: async () => {} },
   });
 

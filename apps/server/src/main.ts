@@ -48,6 +48,10 @@ async function serve(runJobs: boolean): Promise<void> {
   const listener = server.app.listen(config.port, config.host, () => {
     const address = listener.address();
     if (cluster.isPrimary) printWelcome(typeof address === 'object' && address ? address.port : config.port);
+    // After listening: requests are answered meanwhile, each first one compiling what it needs.
+    void server.warmUp().then(() => {
+      if (process.env.COLLAB_REPORT_WARM_UP === '1') console.log('validators warm');
+    });
   });
   keepConnectionsAlive(listener);
   let stopping = false;

@@ -1,7 +1,7 @@
-// What an area of the API gives the application: its routes and, if it has them, its background job handlers
-// and its fixtures loader.
-import type { Router } from 'express';
+// What an area of the API gives the application: its handlers by operationId and, if it has them, its
+// background job handlers and its fixtures loader.
 import type { ServerContext } from './context.js';
+import type { OperationHandlers } from './http/operations.js';
 import type { FixtureLoad } from './store/fixtures.js';
 
 /** Settings of the running application that some areas' background work reads. */
@@ -15,8 +15,8 @@ export interface AreaOptions {
 export interface Area {
   /** The area's name: its folder under `src/areas/`. */
   name: string;
-  /** The area's routes, mounted under the API's base path. */
-  router(context: ServerContext): Router;
+  /** The handlers of the area's operations, each under its operationId. */
+  handlers(context: ServerContext): OperationHandlers;
   /** Registers the area's job handlers on the queue (areas without background work leave this out). */
   registerJobs?(context: ServerContext, options: AreaOptions): void;
   /** Loads the area's part of a fixtures file (areas without fixtures leave this out). */

@@ -1,11 +1,12 @@
 // Routes of the access-requests area: the same four operations under /groups/:id and /projects/:id.
-import type { Request } from 'express';
-import { Router } from 'express';
+
+import type { Response } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
   approveAccessRequest,
   denyAccessRequest,
@@ -18,60 +19,59 @@ import {
  * `user_id` is an integer (the validator has checked it). One beyond the safe integers names nobody: it is
  * passed on as 0, which no user has, so the answer is the 404 of an unknown request.
  */
-function userIdOf(req: Request): number {
+function userIdOf(req: ApiRequest): number {
   const value = Number(pathParam(req, 'user_id'));
   return Number.isSafeInteger(value) ? value : 0;
 }
 
-export function accessRequestsRouter(context: ServerContext): Router {
-  const router = Router();
-
-  for (const [prefix, type] of [
-    ['/groups', 'Group'],
-    ['/projects', 'Project'],
-  ] as const satisfies readonly (readonly [string, SourceType])[]) {
-    router.get(`${prefix}/:id/access_requests`, async (req, res) => {
-      const page = readPage(req);
-      const { items, total } = await listAccessRequests(
+export function accessRequestsHandlers(context: ServerContext): OperationHandlers {
+  const list = async (type: SourceType, req: ApiRequest, res: Response) => {
+    const page = readPage(req);
+    const { items, total } = await listAccessRequests(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+      page,
+    );
+    const body: ResponseBody<'listGroupAccessRequests' | 'listProjectAccessRequests', 200> = items;
+    setPaginationHeaders(req, res, page, total);
+    res.json(body);
+  };
+  const request = async (type: SourceType, req: ApiRequest, res: Response) => {
+    const body: ResponseBody<'requestGroupAccess' | 'requestProjectAccess', 201> = await requestAccess(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+    );
+    res.status(201).json(body);
+  };
+  const approve = async (type: SourceType, req: ApiRequest, res: Response) => {
+    const body: ResponseBody<'approveGroupAccessRequest' | 'approveProjectAccessRequest', 200> =
+      await approveAccessRequest(
         context,
         callerOf(res),
         type,
         pathParam(req, 'id'),
-        page,
+        userIdOf(req),
+        req.body as RequestBody<'approveGroupAccessRequest' | 'approveProjectAccessRequest'> | undefined,
       );
-      const body: ResponseBody<'listGroupAccessRequests' | 'listProjectAccessRequests', 200> = items;
-      setPaginationHeaders(req, res, page, total);
-      res.json(body);
-    });
+    res.json(body);
+  };
+  const deny = async (type: SourceType, req: ApiRequest, res: Response) => {
+    await denyAccessRequest(context, callerOf(res), type, pathParam(req, 'id'), userIdOf(req));
+    res.status(204).end();
+  };
 
-    router.post(`${prefix}/:id/access_requests`, async (req, res) => {
-      const body: ResponseBody<'requestGroupAccess' | 'requestProjectAccess', 201> = await requestAccess(
-        context,
-        callerOf(res),
-        type,
-        pathParam(req, 'id'),
-      );
-      res.status(201).json(body);
-    });
-
-    router.put(`${prefix}/:id/access_requests/:user_id/approve`, async (req, res) => {
-      const body: ResponseBody<'approveGroupAccessRequest' | 'approveProjectAccessRequest', 200> =
-        await approveAccessRequest(
-          context,
-          callerOf(res),
-          type,
-          pathParam(req, 'id'),
-          userIdOf(req),
-          req.body as RequestBody<'approveGroupAccessRequest' | 'approveProjectAccessRequest'> | undefined,
-        );
-      res.json(body);
-    });
-
-    router.delete(`${prefix}/:id/access_requests/:user_id`, async (req, res) => {
-      await denyAccessRequest(context, callerOf(res), type, pathParam(req, 'id'), userIdOf(req));
-      res.status(204).end();
-    });
-  }
-
-  return router;
+  return {
+    listGroupAccessRequests: (req, res) => list('Group', req, res),
+    listProjectAccessRequests: (req, res) => list('Project', req, res),
+    requestGroupAccess: (req, res) => request('Group', req, res),
+    requestProjectAccess: (req, res) => request('Project', req, res),
+    approveGroupAccessRequest: (req, res) => approve('Group', req, res),
+    approveProjectAccessRequest: (req, res) => approve('Project', req, res),
+    denyGroupAccessRequest: (req, res) => deny('Group', req, res),
+    denyProjectAccessRequest: (req, res) => deny('Project', req, res),
+  };
 }

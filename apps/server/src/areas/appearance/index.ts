@@ -1,8 +1,8 @@
 // The instance appearance (document 2, section 4.14): administrators read and change it; the stored images
 // are served outside the API (appearanceImagesRouter, mounted by app.ts on the server's root).
 import type { Area } from '../../core/area.js';
-import { appearanceRouter } from './routes.js';
+import { appearanceHandlers } from './routes.js';
 
 export { appearanceImagesRouter } from './routes.js';
 
-export const appearanceArea: Area = { name: 'appearance', router: appearanceRouter };
+export const appearanceArea: Area = { name: 'appearance', handlers: appearanceHandlers };

@@ -1,10 +1,11 @@
-// Routes of the appearance area: GET and PUT /application/appearance under the API, and (outside it, on the
+// Handlers of the appearance area: GET and PUT /application/appearance under the API, and (outside it, on the
 // server's root as GitLab serves them) the stored images at /uploads/-/system/appearance/<field>/1/<file>.
-import { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { pathParam } from '../../core/http/request.js';
-import type { ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import { isImageField, type UploadedImage } from './images.js';
 import {
   findAppearanceImage,
@@ -14,9 +15,9 @@ import {
   updateAppearance,
 } from './service.js';
 
-/** The image parts of a multipart request (multer, inside the validator, keeps them in `req.files`). */
-function uploadedImages(req: Request): UploadedImages {
-  const files = (req as Request & { files?: (UploadedImage & { fieldname: string })[] }).files;
+/** The image parts of a multipart request (core/http/multipart.ts keeps them in `req.files`). */
+function uploadedImages(req: ApiRequest): UploadedImages {
+  const files = (req as ApiRequest & { files?: (UploadedImage & { fieldname: string })[] }).files;
   const images: UploadedImages = {};
   for (const file of Array.isArray(files) ? files : []) {
     if (isImageField(file.fieldname)) images[file.fieldname] = file;
@@ -24,15 +25,15 @@ function uploadedImages(req: Request): UploadedImages {
   return images;
 }
 
-export function appearanceRouter(context: ServerContext): Router {
-  const router = Router();
+export function appearanceHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/application/appearance', async (_req, res) => {
+  handlers.getAppearance = async (_req, res) => {
     const body: ResponseBody<'getAppearance', 200> = await getAppearance(context, callerOf(res));
     res.json(body);
-  });
+  };
 
-  router.put('/application/appearance', async (req, res) => {
+  handlers.updateAppearance = async (req, res) => {
     const body: ResponseBody<'updateAppearance', 200> = await updateAppearance(
       context,
       callerOf(res),
@@ -40,9 +41,9 @@ export function appearanceRouter(context: ServerContext): Router {
       uploadedImages(req),
     );
     res.json(body);
-  });
+  };
 
-  return router;
+  return handlers;
 }
 
 /**

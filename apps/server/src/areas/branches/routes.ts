@@ -1,16 +1,17 @@
 // Routes of the branches area.
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { createBranch, deleteBranch, deleteMergedBranches, getBranch, listBranches } from './service.js';
 
-export function branchesRouter(context: ServerContext): Router {
-  const router = Router();
+export function branchesHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/repository/branches', async (req, res) => {
+  handlers.listBranches = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listBranches(
       context,
@@ -23,9 +24,9 @@ export function branchesRouter(context: ServerContext): Router {
     const body: ResponseBody<'listBranches', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/repository/branches', async (req, res) => {
+  handlers.createBranch = async (req, res) => {
     const body = req.body as RequestBody<'createBranch'>;
     const branch: ResponseBody<'createBranch', 201> = await createBranch(
       context,
@@ -36,9 +37,9 @@ export function branchesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(branch);
-  });
+  };
 
-  router.get('/projects/:id/repository/branches/:branch', async (req, res) => {
+  handlers.getBranch = async (req, res) => {
     const branch: ResponseBody<'getBranch', 200> = await getBranch(
       context,
       callerOf(res),
@@ -47,18 +48,18 @@ export function branchesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(branch);
-  });
+  };
 
-  router.delete('/projects/:id/repository/branches/:branch', async (req, res) => {
+  handlers.deleteBranch = async (req, res) => {
     await deleteBranch(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'branch'));
     res.status(204).end();
-  });
+  };
 
-  router.delete('/projects/:id/repository/merged_branches', async (_req, res) => {
+  handlers.deleteMergedBranches = async (_req, res) => {
     await deleteMergedBranches(context, callerOf(res), pathParam(_req, 'id'));
     const body: ResponseBody<'deleteMergedBranches', 202> = { message: '202 Accepted' };
     res.status(202).json(body);
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -1,5 +1,5 @@
 // Deploy keys (document 1, section 4.5).
 import type { Area } from '../../core/area.js';
-import { deployKeysRouter } from './routes.js';
+import { deployKeysHandlers } from './routes.js';
 
-export const deployKeysArea: Area = { name: 'deployKeys', router: deployKeysRouter };
+export const deployKeysArea: Area = { name: 'deployKeys', handlers: deployKeysHandlers };

@@ -1,8 +1,8 @@
 // Routes of the deploy-keys area.
 
-import { Router } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
@@ -16,26 +16,26 @@ import {
   updateDeployKey,
 } from './service.js';
 
-export function deployKeysRouter(context: ServerContext): Router {
-  const router = Router();
+export function deployKeysHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/deploy_keys', async (req, res) => {
+  handlers.listAllDeployKeys = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listAllDeployKeys(context, callerOf(res), page);
     const body: ResponseBody<'listAllDeployKeys', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.get('/projects/:id/deploy_keys', async (req, res) => {
+  handlers.listProjectDeployKeys = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listProjectDeployKeys(context, callerOf(res), pathParam(req, 'id'), page);
     const body: ResponseBody<'listProjectDeployKeys', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/deploy_keys', async (req, res) => {
+  handlers.addDeployKey = async (req, res) => {
     const key: ResponseBody<'addDeployKey', 201> = await addDeployKey(
       context,
       callerOf(res),
@@ -43,9 +43,9 @@ export function deployKeysRouter(context: ServerContext): Router {
       req.body as RequestBody<'addDeployKey'>,
     );
     res.status(201).json(key);
-  });
+  };
 
-  router.get('/projects/:id/deploy_keys/:key_id', async (req, res) => {
+  handlers.getDeployKey = async (req, res) => {
     const key: ResponseBody<'getDeployKey', 200> = await getDeployKey(
       context,
       callerOf(res),
@@ -53,9 +53,9 @@ export function deployKeysRouter(context: ServerContext): Router {
       integerPathParam(req, 'key_id'),
     );
     res.json(key);
-  });
+  };
 
-  router.put('/projects/:id/deploy_keys/:key_id', async (req, res) => {
+  handlers.updateDeployKey = async (req, res) => {
     const key: ResponseBody<'updateDeployKey', 200> = await updateDeployKey(
       context,
       callerOf(res),
@@ -64,14 +64,14 @@ export function deployKeysRouter(context: ServerContext): Router {
       req.body as RequestBody<'updateDeployKey'> | undefined,
     );
     res.json(key);
-  });
+  };
 
-  router.delete('/projects/:id/deploy_keys/:key_id', async (req, res) => {
+  handlers.deleteDeployKey = async (req, res) => {
     await deleteDeployKey(context, callerOf(res), pathParam(req, 'id'), integerPathParam(req, 'key_id'));
     res.status(204).end();
-  });
+  };
 
-  router.post('/projects/:id/deploy_keys/:key_id/enable', async (req, res) => {
+  handlers.enableDeployKey = async (req, res) => {
     const key: ResponseBody<'enableDeployKey', 201> = await enableDeployKey(
       context,
       callerOf(res),
@@ -79,7 +79,7 @@ export function deployKeysRouter(context: ServerContext): Router {
       integerPathParam(req, 'key_id'),
     );
     res.status(201).json(key);
-  });
+  };
 
-  return router;
+  return handlers;
 }

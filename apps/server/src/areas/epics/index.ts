@@ -3,11 +3,11 @@
 // (findReadableEpic) and is told when an epic is closed or reopened (onEpicStateChange, for system notes).
 import type { Area } from '../../core/area.js';
 import { epicsFixtures } from './fixtures.js';
-import { epicsRouter } from './routes.js';
+import { epicsHandlers } from './routes.js';
 // Registers epics as to-do targets (the to-do list presents them).
 import './todo.js';
 
-export const epicsArea: Area = { name: 'epics', router: epicsRouter, fixtures: epicsFixtures };
+export const epicsArea: Area = { name: 'epics', handlers: epicsHandlers, fixtures: epicsFixtures };
 // The feature flag behind confidential epics is one of the server's switches (areas/features/switches.ts).
 export { CONFIDENTIAL_EPICS_FEATURE } from '../features/index.js';
 export type { Epic } from './present.js';

@@ -1,13 +1,13 @@
 // Routes of the epics area: read the request, call the service, send.
-import type { Request } from 'express';
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { toBoolean } from '../../core/http/booleans.js';
 import { invalidParameter } from '../../core/http/errors.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import { integerQuery, orderQuery } from '../issuables/index.js';
 import { labelFilter } from './labels.js';
 import {
@@ -24,7 +24,7 @@ import { createEpicTodo } from './todo.js';
 const EPIC_ORDERS: readonly EpicOrder['orderBy'][] = ['created_at', 'updated_at'];
 
 /** A boolean query parameter (the validator has read Grape's spellings), or its default. */
-function booleanQuery(req: Request, name: string, fallback: boolean): boolean {
+function booleanQuery(req: ApiRequest, name: string, fallback: boolean): boolean {
   const value = req.query[name];
   if (value === undefined) return fallback;
   const flag = toBoolean(value);
@@ -33,7 +33,7 @@ function booleanQuery(req: Request, name: string, fallback: boolean): boolean {
 }
 
 /** A date-time query parameter as stored (ISO, UTC); one no Date holds is a 400. */
-function timeQuery(req: Request, name: string): string | undefined {
+function timeQuery(req: ApiRequest, name: string): string | undefined {
   const value = optionalQueryString(req, name);
   if (value === undefined) return undefined;
   const time = Date.parse(value);
@@ -42,7 +42,7 @@ function timeQuery(req: Request, name: string): string | undefined {
 }
 
 /** `my_reaction_emoji`: `None` (no reaction of the caller), `Any` (some), or an emoji name. */
-function reactionQuery(req: Request): ReactionFilter | undefined {
+function reactionQuery(req: ApiRequest): ReactionFilter | undefined {
   const value = optionalQueryString(req, 'my_reaction_emoji');
   if (value === undefined) return undefined;
   const lower = value.toLowerCase();
@@ -51,7 +51,7 @@ function reactionQuery(req: Request): ReactionFilter | undefined {
   return { kind: 'name', name: value };
 }
 
-function listQueryOf(req: Request): EpicListQuery {
+function listQueryOf(req: ApiRequest): EpicListQuery {
   const state = optionalQueryString(req, 'state') ?? 'all';
   if (state !== 'opened' && state !== 'closed' && state !== 'all') throw invalidParameter('state');
   return {
@@ -73,10 +73,10 @@ function listQueryOf(req: Request): EpicListQuery {
   };
 }
 
-export function epicsRouter(context: ServerContext): Router {
-  const router = Router();
+export function epicsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/groups/:id/epics', async (req, res) => {
+  handlers.listEpics = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listGroupEpics(
       context,
@@ -89,9 +89,9 @@ export function epicsRouter(context: ServerContext): Router {
     const body: ResponseBody<'listEpics', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/groups/:id/epics', async (req, res) => {
+  handlers.createEpic = async (req, res) => {
     const epic: ResponseBody<'createEpic', 201> = await createGroupEpic(
       context,
       callerOf(res),
@@ -100,9 +100,9 @@ export function epicsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(epic);
-  });
+  };
 
-  router.get('/groups/:id/epics/:epic_iid', async (req, res) => {
+  handlers.getEpic = async (req, res) => {
     const epic: ResponseBody<'getEpic', 200> = await getGroupEpic(
       context,
       callerOf(res),
@@ -111,9 +111,9 @@ export function epicsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(epic);
-  });
+  };
 
-  router.put('/groups/:id/epics/:epic_iid', async (req, res) => {
+  handlers.updateEpic = async (req, res) => {
     const epic: ResponseBody<'updateEpic', 200> = await updateGroupEpic(
       context,
       callerOf(res),
@@ -123,14 +123,14 @@ export function epicsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(epic);
-  });
+  };
 
-  router.delete('/groups/:id/epics/:epic_iid', async (req, res) => {
+  handlers.deleteEpic = async (req, res) => {
     await deleteGroupEpic(context, callerOf(res), pathParam(req, 'id'), integerPathParam(req, 'epic_iid'));
     res.status(204).end();
-  });
+  };
 
-  router.post('/groups/:id/epics/:epic_iid/todo', async (req, res) => {
+  handlers.createEpicTodo = async (req, res) => {
     const todo = await createEpicTodo(
       context,
       callerOf(res),
@@ -144,7 +144,7 @@ export function epicsRouter(context: ServerContext): Router {
     }
     const body: ResponseBody<'createEpicTodo', 201> = todo;
     res.status(201).json(body);
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -1,24 +1,25 @@
 // Routes of the feature-flag area (administrators only).
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { deleteFeature, listFeatures, setFeatureGate } from './service.js';
 
-export function featuresRouter(context: ServerContext): Router {
-  const router = Router();
+export function featuresHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/features', async (req, res) => {
+  handlers.listFeatures = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listFeatures(context, callerOf(res), page);
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'listFeatures', 200> = items;
     res.json(body);
-  });
+  };
 
-  router.post('/features/:name', async (req, res) => {
+  handlers.setFeatureGate = async (req, res) => {
     const body: ResponseBody<'setFeatureGate', 201> = await setFeatureGate(
       context,
       callerOf(res),
@@ -26,12 +27,12 @@ export function featuresRouter(context: ServerContext): Router {
       req.body as RequestBody<'setFeatureGate'>,
     );
     res.status(201).json(body);
-  });
+  };
 
-  router.delete('/features/:name', async (req, res) => {
+  handlers.deleteFeature = async (req, res) => {
     await deleteFeature(context, callerOf(res), pathParam(req, 'name'));
     res.status(204).end();
-  });
+  };
 
-  return router;
+  return handlers;
 }

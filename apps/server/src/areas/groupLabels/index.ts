@@ -2,10 +2,10 @@
 // unsubscribe, and the deprecated PUT and DELETE by name.
 import type { Area } from '../../core/area.js';
 import { groupLabelsFixtures } from './fixtures.js';
-import { groupLabelsRouter } from './routes.js';
+import { groupLabelsHandlers } from './routes.js';
 
 export const groupLabelsArea: Area = {
   name: 'groupLabels',
-  router: groupLabelsRouter,
+  handlers: groupLabelsHandlers,
   fixtures: groupLabelsFixtures,
 };

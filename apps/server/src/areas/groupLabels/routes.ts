@@ -1,10 +1,12 @@
 // Routes of the group labels area, with the deprecated PUT and DELETE on /groups/:id/labels (label by `name`).
-import { Router } from 'express';
+
+import type { Response } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { pathParam } from '../../core/http/request.js';
-import type { QueryParams, RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, QueryParams, RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
   createGroupLabel,
   deleteGroupLabel,
@@ -14,10 +16,10 @@ import {
   updateGroupLabel,
 } from './service.js';
 
-export function groupLabelsRouter(context: ServerContext): Router {
-  const router = Router();
+export function groupLabelsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/groups/:id/labels', async (req, res) => {
+  handlers.listGroupLabels = async (req, res) => {
     const page = readPage(req);
     const query = req.query as QueryParams<'listGroupLabels'>;
     const { items, total } = await listGroupLabels(
@@ -30,9 +32,9 @@ export function groupLabelsRouter(context: ServerContext): Router {
     const body: ResponseBody<'listGroupLabels', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/groups/:id/labels', async (req, res) => {
+  handlers.createGroupLabel = async (req, res) => {
     const label: ResponseBody<'createGroupLabel', 201> = await createGroupLabel(
       context,
       callerOf(res),
@@ -40,9 +42,9 @@ export function groupLabelsRouter(context: ServerContext): Router {
       req.body as RequestBody<'createGroupLabel'>,
     );
     res.status(201).json(label);
-  });
+  };
 
-  router.put('/groups/:id/labels', async (req, res) => {
+  handlers.updateGroupLabelByName = async (req, res) => {
     const body = req.body as RequestBody<'updateGroupLabelByName'>;
     const label: ResponseBody<'updateGroupLabelByName', 200> = await updateGroupLabel(
       context,
@@ -52,15 +54,15 @@ export function groupLabelsRouter(context: ServerContext): Router {
       body,
     );
     res.json(label);
-  });
+  };
 
-  router.delete('/groups/:id/labels', async (req, res) => {
+  handlers.deleteGroupLabelByName = async (req, res) => {
     const body = req.body as RequestBody<'deleteGroupLabelByName'>;
     await deleteGroupLabel(context, callerOf(res), pathParam(req, 'id'), body.name);
     res.status(204).end();
-  });
+  };
 
-  router.get('/groups/:id/labels/:label_id', async (req, res) => {
+  handlers.getGroupLabel = async (req, res) => {
     const query = req.query as QueryParams<'getGroupLabel'>;
     const label: ResponseBody<'getGroupLabel', 200> = await getGroupLabel(
       context,
@@ -70,9 +72,9 @@ export function groupLabelsRouter(context: ServerContext): Router {
       query.include_ancestor_groups !== false,
     );
     res.json(label);
-  });
+  };
 
-  router.put('/groups/:id/labels/:label_id', async (req, res) => {
+  handlers.updateGroupLabel = async (req, res) => {
     const label: ResponseBody<'updateGroupLabel', 200> = await updateGroupLabel(
       context,
       callerOf(res),
@@ -81,30 +83,27 @@ export function groupLabelsRouter(context: ServerContext): Router {
       req.body as RequestBody<'updateGroupLabel'> | undefined,
     );
     res.json(label);
-  });
+  };
 
-  router.delete('/groups/:id/labels/:label_id', async (req, res) => {
+  handlers.deleteGroupLabel = async (req, res) => {
     await deleteGroupLabel(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'label_id'));
     res.status(204).end();
-  });
+  };
 
-  for (const [action, wanted] of [
-    ['subscribe', true],
-    ['unsubscribe', false],
-  ] as const) {
-    router.post(`/groups/:id/labels/:label_id/${action}`, async (req, res) => {
-      const label: ResponseBody<'subscribeGroupLabel' | 'unsubscribeGroupLabel', 201> | undefined =
-        await setLabelSubscription(
-          context,
-          callerOf(res),
-          pathParam(req, 'id'),
-          pathParam(req, 'label_id'),
-          wanted,
-        );
-      if (label === undefined) res.status(304).end();
-      else res.status(201).json(label);
-    });
-  }
+  const subscription = async (wanted: boolean, req: ApiRequest, res: Response) => {
+    const label: ResponseBody<'subscribeGroupLabel' | 'unsubscribeGroupLabel', 201> | undefined =
+      await setLabelSubscription(
+        context,
+        callerOf(res),
+        pathParam(req, 'id'),
+        pathParam(req, 'label_id'),
+        wanted,
+      );
+    if (label === undefined) res.status(304).end();
+    else res.status(201).json(label);
+  };
+  handlers.subscribeGroupLabel = (req, res) => subscription(true, req, res);
+  handlers.unsubscribeGroupLabel = (req, res) => subscription(false, req, res);
 
-  return router;
+  return handlers;
 }

@@ -1,11 +1,12 @@
 // The projects of a group and the projects shared with it, read through the projects area (its scoped
 // project list: one SQL page of what the caller may see, presented per page). A project shows its own
 // namespace, so one shared into the group is told apart by it.
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { toBoolean } from '../../core/http/booleans.js';
 import { originOf } from '../../core/http/request.js';
+import type { ApiRequest } from '../../core/http/types.js';
 import {
   listProjectsOfScope,
   type ProjectFull,
@@ -28,7 +29,7 @@ export async function respondWithGroupProjects(
   context: ServerContext,
   caller: Caller,
   idOrPath: string,
-  req: Request,
+  req: ApiRequest,
   res: Response,
 ): Promise<void> {
   const group = await readableGroup(context, caller, idOrPath);
@@ -51,7 +52,7 @@ export async function respondWithGroupSharedProjects(
   context: ServerContext,
   caller: Caller,
   idOrPath: string,
-  req: Request,
+  req: ApiRequest,
   res: Response,
 ): Promise<void> {
   const group = await readableGroup(context, caller, idOrPath);

@@ -1,30 +1,31 @@
 // Routes of the groups area: the group list, a group's subgroups, a group's details and its projects.
-import { type Request, Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { originOf, pathParam } from '../../core/http/request.js';
-import type { QueryParams, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, QueryParams, ResponseBody } from '../../core/http/types.js';
 import { groupDetailProjects, respondWithGroupProjects, respondWithGroupSharedProjects } from './projects.js';
 import { getGroup, type ListGroupsQuery, listGroups, listSubgroups } from './service.js';
 
 /** The list filters; the validator has checked and coerced every value (booleans, integers, enums). */
-function listQueryOf(req: Request): ListGroupsQuery {
+function listQueryOf(req: ApiRequest): ListGroupsQuery {
   return req.query as ListGroupsQuery;
 }
 
-export function groupsRouter(context: ServerContext): Router {
-  const router = Router();
+export function groupsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/groups', async (req, res) => {
+  handlers.listGroups = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listGroups(context, callerOf(res), listQueryOf(req), page, originOf(req));
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'listGroups', 200> = items;
     res.json(body);
-  });
+  };
 
-  router.get('/groups/:id/subgroups', async (req, res) => {
+  handlers.listSubgroups = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listSubgroups(
       context,
@@ -37,9 +38,9 @@ export function groupsRouter(context: ServerContext): Router {
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'listSubgroups', 200> = items;
     res.json(body);
-  });
+  };
 
-  router.get('/groups/:id', async (req, res) => {
+  handlers.getGroup = async (req, res) => {
     const caller = callerOf(res);
     const origin = originOf(req);
     const query = req.query as QueryParams<'getGroup'>;
@@ -52,15 +53,15 @@ export function groupsRouter(context: ServerContext): Router {
       (group) => groupDetailProjects(context, caller, group.id, origin),
     );
     res.json(body);
-  });
+  };
 
-  router.get('/groups/:id/projects', async (req, res) => {
+  handlers.listGroupProjects = async (req, res) => {
     await respondWithGroupProjects(context, callerOf(res), pathParam(req, 'id'), req, res);
-  });
+  };
 
-  router.get('/groups/:id/projects/shared', async (req, res) => {
+  handlers.listGroupSharedProjects = async (req, res) => {
     await respondWithGroupSharedProjects(context, callerOf(res), pathParam(req, 'id'), req, res);
-  });
+  };
 
-  return router;
+  return handlers;
 }

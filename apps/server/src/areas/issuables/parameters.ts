@@ -1,9 +1,9 @@
 // The list parameters issues, merge requests and epics read alike: label names and the labels filter,
 // integers, `iids` and the order.
 
-import type { Request } from 'express';
 import { invalidParameter } from '../../core/http/errors.js';
 import { optionalQueryString } from '../../core/http/request.js';
+import type { ApiRequest } from '../../core/http/types.js';
 
 /**
  * Label names from a comma-separated string or an array (GitLab's label parameters): trimmed, empty ones
@@ -35,7 +35,7 @@ export function labelFilter(value: string | undefined): LabelFilter | undefined 
 }
 
 /** An integer query parameter (the validator has checked it; a number or its digits). */
-export function integerQuery(req: Request, name: string): number | undefined {
+export function integerQuery(req: ApiRequest, name: string): number | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -44,7 +44,7 @@ export function integerQuery(req: Request, name: string): number | undefined {
 }
 
 /** `iids[]=1&iids[]=2` or `iids=1&iids=2` (the query parser makes both `iids`); undefined if absent. */
-export function iidsQuery(req: Request): number[] | undefined {
+export function iidsQuery(req: ApiRequest): number[] | undefined {
   const value = req.query.iids;
   if (value === undefined) return undefined;
   const values = Array.isArray(value) ? value : [value];
@@ -57,7 +57,7 @@ export function iidsQuery(req: Request): number[] | undefined {
 
 /** `order_by` and `sort`, whose values the validator has checked. */
 export function orderQuery<OrderBy extends string>(
-  req: Request,
+  req: ApiRequest,
   allowed: readonly OrderBy[],
 ): { orderBy: OrderBy; sort: 'asc' | 'desc' } {
   const orderBy = optionalQueryString(req, 'order_by') ?? 'created_at';

@@ -2,11 +2,11 @@
 // (labels, attached users, filters, the embedded user) lives in ../issuables/, which both import.
 import type { Area } from '../../core/area.js';
 import { issuesFixtures } from './fixtures.js';
-import { issuesRouter } from './routes.js';
+import { issuesHandlers } from './routes.js';
 // Registers issues as to-do targets (the to-do list presents them); issue writes make their to-dos there.
 import './todos.js';
 
-export const issuesArea: Area = { name: 'issues', router: issuesRouter, fixtures: issuesFixtures };
+export const issuesArea: Area = { name: 'issues', handlers: issuesHandlers, fixtures: issuesFixtures };
 export { type IssueStateChange, type IssueStateListener, onIssueStateChange } from './events.js';
 export { type Issue, presentIssuesById } from './present.js';
 export { findReadableIssue } from './service.js';

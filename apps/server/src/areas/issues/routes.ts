@@ -1,13 +1,13 @@
 // Routes of the issues area: read the request, call the service, send.
-import type { Request } from 'express';
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { toBoolean } from '../../core/http/booleans.js';
 import { invalidParameter } from '../../core/http/errors.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
 import {
   createProjectIssue,
@@ -18,7 +18,7 @@ import {
 } from './service.js';
 import type { IssueOrder } from './store.js';
 
-function assigneeQuery(req: Request): IssueListFilters['assignee'] {
+function assigneeQuery(req: ApiRequest): IssueListFilters['assignee'] {
   const value = req.query.assignee_id;
   if (value === undefined) return undefined;
   if (typeof value === 'string' && value.toLowerCase() === 'none') return 'none';
@@ -26,7 +26,7 @@ function assigneeQuery(req: Request): IssueListFilters['assignee'] {
   return integerQuery(req, 'assignee_id');
 }
 
-function listFiltersOf(req: Request): IssueListFilters {
+function listFiltersOf(req: ApiRequest): IssueListFilters {
   const state = optionalQueryString(req, 'state') ?? 'all';
   if (state !== 'opened' && state !== 'closed' && state !== 'all') throw invalidParameter('state');
   const confidential = req.query.confidential;
@@ -45,10 +45,10 @@ function listFiltersOf(req: Request): IssueListFilters {
 
 const ISSUE_ORDERS: readonly IssueOrder['orderBy'][] = ['created_at', 'updated_at'];
 
-export function issuesRouter(context: ServerContext): Router {
-  const router = Router();
+export function issuesHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/issues', async (req, res) => {
+  handlers.listProjectIssues = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listProjectIssues(
       context,
@@ -62,9 +62,9 @@ export function issuesRouter(context: ServerContext): Router {
     const body: ResponseBody<'listProjectIssues', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/issues', async (req, res) => {
+  handlers.createProjectIssue = async (req, res) => {
     const issue: ResponseBody<'createProjectIssue', 201> = await createProjectIssue(
       context,
       callerOf(res),
@@ -73,9 +73,9 @@ export function issuesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(issue);
-  });
+  };
 
-  router.get('/projects/:id/issues/:issue_iid', async (req, res) => {
+  handlers.getProjectIssue = async (req, res) => {
     const issue: ResponseBody<'getProjectIssue', 200> = await getProjectIssue(
       context,
       callerOf(res),
@@ -84,9 +84,9 @@ export function issuesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(issue);
-  });
+  };
 
-  router.put('/projects/:id/issues/:issue_iid', async (req, res) => {
+  handlers.updateProjectIssue = async (req, res) => {
     const issue: ResponseBody<'updateProjectIssue', 200> = await updateProjectIssue(
       context,
       callerOf(res),
@@ -96,7 +96,7 @@ export function issuesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(issue);
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -2,6 +2,6 @@
 // not show it).
 import type { Area } from '../../core/area.js';
 import { membersFixtures } from './fixtures.js';
-import { membersRouter } from './routes.js';
+import { membersHandlers } from './routes.js';
 
-export const membersArea: Area = { name: 'members', router: membersRouter, fixtures: membersFixtures };
+export const membersArea: Area = { name: 'members', handlers: membersHandlers, fixtures: membersFixtures };

@@ -1,18 +1,19 @@
 // Routes of the members area: direct and inherited members of groups and projects, lists and single reads.
-// `/members/all` comes before `/members/:user_id` (an integer) in every declaration.
-import { type Request, Router } from 'express';
+
+import type { Response } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { originOf, pathParam } from '../../core/http/request.js';
-import type { ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import { getMember, listMembers, type MemberListQuery, type SourceType } from './service.js';
 
 /**
  * `user_id` is an integer (the validator has checked it). One beyond the safe integers, or below 1, names
  * nobody: 0, which no user has, so the answer is the 404 of a missing member.
  */
-function userIdOf(req: Request): number {
+function userIdOf(req: ApiRequest): number {
   const value = Number(pathParam(req, 'user_id'));
   return Number.isSafeInteger(value) && value > 0 ? value : 0;
 }
@@ -28,48 +29,44 @@ type GetOperation =
   | 'getGroupMember'
   | 'getGroupMemberIncludingInherited';
 
-export function membersRouter(context: ServerContext): Router {
-  const router = Router();
+export function membersHandlers(context: ServerContext): OperationHandlers {
+  const list = async (type: SourceType, includeInherited: boolean, req: ApiRequest, res: Response) => {
+    const page = readPage(req);
+    const { items, total } = await listMembers(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+      includeInherited,
+      req.query as MemberListQuery,
+      page,
+      originOf(req),
+    );
+    setPaginationHeaders(req, res, page, total);
+    const body: ResponseBody<ListOperation, 200> = items;
+    res.json(body);
+  };
+  const get = async (type: SourceType, includeInherited: boolean, req: ApiRequest, res: Response) => {
+    const body: ResponseBody<GetOperation, 200> = await getMember(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+      includeInherited,
+      userIdOf(req),
+      originOf(req),
+    );
+    res.json(body);
+  };
 
-  for (const [prefix, type] of [
-    ['/projects', 'Project'],
-    ['/groups', 'Group'],
-  ] as const satisfies readonly (readonly [string, SourceType])[]) {
-    for (const [suffix, includeInherited] of [
-      ['/members/all', true],
-      ['/members', false],
-    ] as const) {
-      router.get(`${prefix}/:id${suffix}`, async (req, res) => {
-        const page = readPage(req);
-        const { items, total } = await listMembers(
-          context,
-          callerOf(res),
-          type,
-          pathParam(req, 'id'),
-          includeInherited,
-          req.query as MemberListQuery,
-          page,
-          originOf(req),
-        );
-        setPaginationHeaders(req, res, page, total);
-        const body: ResponseBody<ListOperation, 200> = items;
-        res.json(body);
-      });
-
-      router.get(`${prefix}/:id${suffix}/:user_id`, async (req, res) => {
-        const body: ResponseBody<GetOperation, 200> = await getMember(
-          context,
-          callerOf(res),
-          type,
-          pathParam(req, 'id'),
-          includeInherited,
-          userIdOf(req),
-          originOf(req),
-        );
-        res.json(body);
-      });
-    }
-  }
-
-  return router;
+  return {
+    listProjectMembers: (req, res) => list('Project', false, req, res),
+    listProjectMembersIncludingInherited: (req, res) => list('Project', true, req, res),
+    getProjectMember: (req, res) => get('Project', false, req, res),
+    getProjectMemberIncludingInherited: (req, res) => get('Project', true, req, res),
+    listGroupMembers: (req, res) => list('Group', false, req, res),
+    listGroupMembersIncludingInherited: (req, res) => list('Group', true, req, res),
+    getGroupMember: (req, res) => get('Group', false, req, res),
+    getGroupMemberIncludingInherited: (req, res) => get('Group', true, req, res),
+  };
 }

@@ -1,12 +1,12 @@
 // Routes of the merge requests area: read the request, call the service, send.
-import type { Request } from 'express';
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { invalidParameter } from '../../core/http/errors.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
-import type { ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
 import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
 import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
@@ -14,7 +14,7 @@ import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
 const STATES: readonly MergeRequestFilters['state'][] = ['opened', 'closed', 'locked', 'merged', 'all'];
 const ORDERS: readonly MergeRequestOrderBy[] = ['created_at', 'updated_at', 'title', 'merged_at'];
 
-function listFiltersOf(req: Request): MergeRequestFilters {
+function listFiltersOf(req: ApiRequest): MergeRequestFilters {
   const state = optionalQueryString(req, 'state') ?? 'all';
   if (!(STATES as readonly string[]).includes(state)) throw invalidParameter('state');
   return {
@@ -28,10 +28,10 @@ function listFiltersOf(req: Request): MergeRequestFilters {
   };
 }
 
-export function mergeRequestsRouter(context: ServerContext): Router {
-  const router = Router();
+export function mergeRequestsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/merge_requests', async (req, res) => {
+  handlers.listProjectMergeRequests = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listProjectMergeRequests(
       context,
@@ -45,9 +45,9 @@ export function mergeRequestsRouter(context: ServerContext): Router {
     const body: ResponseBody<'listProjectMergeRequests', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.get('/projects/:id/merge_requests/:merge_request_iid', async (req, res) => {
+  handlers.getProjectMergeRequest = async (req, res) => {
     const mergeRequest: ResponseBody<'getProjectMergeRequest', 200> = await getProjectMergeRequest(
       context,
       callerOf(res),
@@ -56,7 +56,7 @@ export function mergeRequestsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(mergeRequest);
-  });
+  };
 
-  return router;
+  return handlers;
 }

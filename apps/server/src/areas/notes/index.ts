@@ -3,13 +3,13 @@
 // closing and reopening and an epic's.
 import type { Area } from '../../core/area.js';
 import { notesFixtures } from './fixtures.js';
-import { notesRouter } from './routes.js';
+import { notesHandlers } from './routes.js';
 import { registerSystemNotes } from './systemNotes.js';
 
 export const notesArea: Area = {
   name: 'notes',
   fixtures: notesFixtures,
-  router: notesRouter,
+  handlers: notesHandlers,
   // No background work: the system notes' subscriptions are registered here, once per server, as the
   // project hooks register theirs.
   registerJobs: (context) => registerSystemNotes(context),

@@ -1,11 +1,11 @@
 // Pipelines (document 1, section 4.4): declarative CI config, an in-process runner, variables and test reports.
 import type { Area } from '../../core/area.js';
 import { registerPipelineJobs } from './jobs.js';
-import { pipelinesRouter } from './routes.js';
+import { pipelinesHandlers } from './routes.js';
 
 export const pipelinesArea: Area = {
   name: 'pipelines',
-  router: pipelinesRouter,
+  handlers: pipelinesHandlers,
   registerJobs: (context, options) => registerPipelineJobs(context, { timeScale: options.pipelineTimeScale }),
 };
 export { onPipelineStatusChange, type PipelineStatusListener } from './events.js';

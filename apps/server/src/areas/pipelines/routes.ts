@@ -1,10 +1,11 @@
 // Routes of the pipelines area.
-import { type Request, Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
   cancelPipeline,
   createPipeline,
@@ -17,15 +18,13 @@ import {
   retryPipeline,
 } from './service.js';
 
-const PIPELINE = '/projects/:id/pipelines/:pipeline_id';
-
 /** The pipeline id (the validator has checked that it is an integer). */
-function pipelineIdOf(req: Request): number {
+function pipelineIdOf(req: ApiRequest): number {
   return Number(pathParam(req, 'pipeline_id'));
 }
 
 /** The list filters; the validator has checked every value against its enum or format. */
-function listQueryOf(req: Request): ListPipelinesQuery {
+function listQueryOf(req: ApiRequest): ListPipelinesQuery {
   const text = (name: string) => optionalQueryString(req, name);
   const yamlErrors = req.query.yaml_errors as unknown;
   return {
@@ -43,10 +42,10 @@ function listQueryOf(req: Request): ListPipelinesQuery {
   };
 }
 
-export function pipelinesRouter(context: ServerContext): Router {
-  const router = Router();
+export function pipelinesHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/pipelines', async (req, res) => {
+  handlers.listPipelines = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listPipelines(
       context,
@@ -59,9 +58,9 @@ export function pipelinesRouter(context: ServerContext): Router {
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'listPipelines', 200> = items;
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/pipeline', async (req, res) => {
+  handlers.createPipeline = async (req, res) => {
     const body: ResponseBody<'createPipeline', 201> = await createPipeline(
       context,
       callerOf(res),
@@ -70,9 +69,9 @@ export function pipelinesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(body);
-  });
+  };
 
-  router.get(PIPELINE, async (req, res) => {
+  handlers.getPipeline = async (req, res) => {
     const body: ResponseBody<'getPipeline', 200> = await getPipeline(
       context,
       callerOf(res),
@@ -81,14 +80,14 @@ export function pipelinesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(body);
-  });
+  };
 
-  router.delete(PIPELINE, async (req, res) => {
+  handlers.deletePipeline = async (req, res) => {
     await deletePipeline(context, callerOf(res), pathParam(req, 'id'), pipelineIdOf(req));
     res.status(204).end();
-  });
+  };
 
-  router.get(`${PIPELINE}/variables`, async (req, res) => {
+  handlers.getPipelineVariables = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listPipelineVariables(
       context,
@@ -100,9 +99,9 @@ export function pipelinesRouter(context: ServerContext): Router {
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'getPipelineVariables', 200> = items;
     res.json(body);
-  });
+  };
 
-  router.get(`${PIPELINE}/test_report`, async (req, res) => {
+  handlers.getPipelineTestReport = async (req, res) => {
     const body: ResponseBody<'getPipelineTestReport', 200> = await getPipelineTestReport(
       context,
       callerOf(res),
@@ -110,9 +109,9 @@ export function pipelinesRouter(context: ServerContext): Router {
       pipelineIdOf(req),
     );
     res.json(body);
-  });
+  };
 
-  router.post(`${PIPELINE}/cancel`, async (req, res) => {
+  handlers.cancelPipeline = async (req, res) => {
     const body: ResponseBody<'cancelPipeline', 200> = await cancelPipeline(
       context,
       callerOf(res),
@@ -121,9 +120,9 @@ export function pipelinesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(body);
-  });
+  };
 
-  router.post(`${PIPELINE}/retry`, async (req, res) => {
+  handlers.retryPipeline = async (req, res) => {
     const body: ResponseBody<'retryPipeline', 201> = await retryPipeline(
       context,
       callerOf(res),
@@ -132,7 +131,7 @@ export function pipelinesRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(body);
-  });
+  };
 
-  return router;
+  return handlers;
 }

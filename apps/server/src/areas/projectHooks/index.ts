@@ -9,7 +9,7 @@ import {
 } from './delivery.js';
 import { registerHookEvents } from './events.js';
 import { projectHooksFixtures } from './fixtures.js';
-import { projectHooksRouter } from './routes.js';
+import { projectHooksHandlers } from './routes.js';
 
 // What project integrations reuse: the event payloads and the sending of a request.
 export { type AttemptResult, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, postJson } from './delivery.js';
@@ -19,7 +19,7 @@ export { pushEventName } from './payloads.js';
 export const projectHooksArea: Area = {
   name: 'projectHooks',
   fixtures: projectHooksFixtures,
-  router: projectHooksRouter,
+  handlers: projectHooksHandlers,
   registerJobs: (context, options) => {
     const delivery: DeliveryOptions = {
       instanceUrl: options.externalUrl,

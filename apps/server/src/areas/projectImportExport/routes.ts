@@ -1,9 +1,10 @@
 // Routes of project export and import (document 1, section 4.7).
-import { type Request, Router } from 'express';
+import type { Request } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody, Schemas, WithoutNulls } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody, Schemas, WithoutNulls } from '../../core/http/types.js';
 import { projectExportDownload, projectExportStatus, scheduleProjectExport } from './exports.js';
 import { importProject, projectImportStatus } from './imports.js';
 
@@ -14,22 +15,22 @@ interface UploadedFile {
 }
 
 /** The uploaded `file` part. The validator puts an empty string in `req.body.file` for it; a text field named `file` is no file. */
-function uploadedFile(req: Request, field: string): Buffer | undefined {
+function uploadedFile(req: ApiRequest, field: string): Buffer | undefined {
   const files = (req as Request & { files?: UploadedFile[] }).files;
   return Array.isArray(files) ? files.find((file) => file.fieldname === field)?.buffer : undefined;
 }
 
-export function projectExportImportRouter(context: ServerContext): Router {
-  const router = Router();
+export function projectExportImportHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.post('/projects/:id/export', async (req, res) => {
+  handlers.scheduleProjectExport = async (req, res) => {
     const body = req.body as RequestBody<'scheduleProjectExport'> | undefined;
     await scheduleProjectExport(context, callerOf(res), pathParam(req, 'id'), body);
     const accepted: ResponseBody<'scheduleProjectExport', 202> = { message: '202 Accepted' };
     res.status(202).json(accepted);
-  });
+  };
 
-  router.get('/projects/:id/export', async (req, res) => {
+  handlers.getProjectExportStatus = async (req, res) => {
     const status: ResponseBody<'getProjectExportStatus', 200> = await projectExportStatus(
       context,
       callerOf(res),
@@ -37,9 +38,9 @@ export function projectExportImportRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(status);
-  });
+  };
 
-  router.get('/projects/:id/export/download', async (req, res) => {
+  handlers.downloadProjectExport = async (req, res) => {
     const { file, filename } = await projectExportDownload(context, callerOf(res), pathParam(req, 'id'));
     // The name holds only path characters (letters, digits, `_`, `-`, `.`), so it needs no escaping.
     const headers = {
@@ -50,9 +51,9 @@ export function projectExportImportRouter(context: ServerContext): Router {
       // Once the archive is streaming, a failure (the client went away) has no one left to answer.
       res.sendFile(file, { headers }, (error) => (error && !res.headersSent ? reject(error) : resolve()));
     });
-  });
+  };
 
-  router.post('/projects/import', async (req, res) => {
+  handlers.importProject = async (req, res) => {
     const body = req.body as WithoutNulls<Omit<Schemas['ImportProjectRequest'], 'file'>>;
     const result: ResponseBody<'importProject', 201> = await importProject(context, callerOf(res), {
       file: uploadedFile(req, 'file'),
@@ -63,16 +64,16 @@ export function projectExportImportRouter(context: ServerContext): Router {
       override_params: body.override_params,
     });
     res.status(201).json(result);
-  });
+  };
 
-  router.get('/projects/:id/import', async (req, res) => {
+  handlers.getProjectImportStatus = async (req, res) => {
     const status: ResponseBody<'getProjectImportStatus', 200> = await projectImportStatus(
       context,
       callerOf(res),
       pathParam(req, 'id'),
     );
     res.json(status);
-  });
+  };
 
-  return router;
+  return handlers;
 }

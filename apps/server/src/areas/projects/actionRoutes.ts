@@ -6,53 +6,55 @@ import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { authenticate, callerOf } from '../../core/http/auth.js';
 import { notFound } from '../../core/http/errors.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { integerPathParam, originOf, pathParam } from '../../core/http/request.js';
-import type { ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import { deleteProject, restoreProject, setProjectArchived } from './lifecycle.js';
 import { presentFullProject } from './present.js';
 import { type ShareRequest, shareProjectWithGroup, unshareProjectWithGroup } from './sharing.js';
 import { findUpload, type UploadedFile, uploadProjectFile } from './uploads.js';
 
-/** The uploaded `file` part (multer, inside the validator, keeps it in `req.files`); a text field is no file. */
-function uploadedFile(req: Request, field: string): UploadedFile | undefined {
+/** The uploaded `file` part (core/http/multipart.ts keeps it in `req.files`); a text field is no file. */
+function uploadedFile(req: ApiRequest, field: string): UploadedFile | undefined {
   const files = (req as Request & { files?: (UploadedFile & { fieldname: string })[] }).files;
   return Array.isArray(files) ? files.find((file) => file.fieldname === field) : undefined;
 }
 
-/** Adds the routes of the project actions to the projects area's router (one router per area). */
-export function addProjectActionRoutes(router: Router, context: ServerContext): Router {
+/** The handlers of the project actions. */
+export function projectActionHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
   /** The project in the full form, as the caller sees it. */
-  const full = (req: Request, caller: Caller, access: ProjectAccess) =>
+  const full = (req: ApiRequest, caller: Caller, access: ProjectAccess) =>
     presentFullProject(context, caller, access.project, originOf(req));
 
-  router.post('/projects/:id/archive', async (req, res) => {
+  handlers.archiveProject = async (req, res) => {
     const caller = callerOf(res);
     const access = await setProjectArchived(context, caller, pathParam(req, 'id'), true);
     const body: ResponseBody<'archiveProject', 201> = await full(req, caller, access);
     res.status(201).json(body);
-  });
+  };
 
-  router.post('/projects/:id/unarchive', async (req, res) => {
+  handlers.unarchiveProject = async (req, res) => {
     const caller = callerOf(res);
     const access = await setProjectArchived(context, caller, pathParam(req, 'id'), false);
     const body: ResponseBody<'unarchiveProject', 201> = await full(req, caller, access);
     res.status(201).json(body);
-  });
+  };
 
-  router.delete('/projects/:id', async (req, res) => {
+  handlers.deleteProject = async (req, res) => {
     await deleteProject(context, callerOf(res), pathParam(req, 'id'));
     const body: ResponseBody<'deleteProject', 202> = { message: '202 Accepted' };
     res.status(202).json(body);
-  });
+  };
 
-  router.post('/projects/:id/restore', async (req, res) => {
+  handlers.restoreProject = async (req, res) => {
     const caller = callerOf(res);
     const access = await restoreProject(context, caller, pathParam(req, 'id'));
     const body: ResponseBody<'restoreProject', 201> = await full(req, caller, access);
     res.status(201).json(body);
-  });
+  };
 
-  router.post('/projects/:id/uploads', async (req, res) => {
+  handlers.uploadProjectFile = async (req, res) => {
     const body: ResponseBody<'uploadProjectFile', 201> = await uploadProjectFile(
       context,
       callerOf(res),
@@ -60,9 +62,9 @@ export function addProjectActionRoutes(router: Router, context: ServerContext): 
       uploadedFile(req, 'file'),
     );
     res.status(201).json(body);
-  });
+  };
 
-  router.post('/projects/:id/share', async (req, res) => {
+  handlers.shareProjectWithGroup = async (req, res) => {
     const body: ResponseBody<'shareProjectWithGroup', 201> = await shareProjectWithGroup(
       context,
       callerOf(res),
@@ -70,9 +72,9 @@ export function addProjectActionRoutes(router: Router, context: ServerContext): 
       req.body as ShareRequest,
     );
     res.status(201).json(body);
-  });
+  };
 
-  router.delete('/projects/:id/share/:group_id', async (req, res) => {
+  handlers.unshareProjectWithGroup = async (req, res) => {
     await unshareProjectWithGroup(
       context,
       callerOf(res),
@@ -80,9 +82,9 @@ export function addProjectActionRoutes(router: Router, context: ServerContext): 
       integerPathParam(req, 'group_id'),
     );
     res.status(204).end();
-  });
+  };
 
-  return router;
+  return handlers;
 }
 
 /**
@@ -103,8 +105,8 @@ export function projectUploadsRouter(context: ServerContext): Router {
         context,
         callerOf(res),
         segments.join('/'),
-        pathParam(req, 'secret'),
-        pathParam(req, 'filename'),
+        String(req.params.secret),
+        String(req.params.filename),
       );
       const headers = {
         'X-Content-Type-Options': 'nosniff',

@@ -16,14 +16,14 @@
 //   shows its own namespace, so a project shared into a group is told apart by it.
 // - `presentProjectSummaries(context, rows, options)`: the spec's ProjectSummary.
 import type { Area } from '../../core/area.js';
-import { addProjectActionRoutes } from './actionRoutes.js';
+import { projectActionHandlers } from './actionRoutes.js';
 import { registerProjectDeletionJob } from './deletion.js';
 import { projectsFixtures } from './fixtures.js';
 import { registerLanguageDetection } from './languageJobs.js';
-import { projectsRouter } from './routes.js';
+import { projectsHandlers } from './routes.js';
 
-// The project actions (archive, delete, restore, uploads, shares: actionRoutes.ts) add their routes to the
-// area's router; the uploaded files are served outside the API (projectUploadsRouter, mounted by app.ts).
+// The project actions (archive, delete, restore, uploads, shares: actionRoutes.ts) have their own handlers;
+// the uploaded files are served outside the API (projectUploadsRouter, mounted by app.ts).
 export { projectUploadsRouter } from './actionRoutes.js';
 export type { PresentOptions, ProjectFull, ProjectSummary } from './present.js';
 export { presentFullProject, presentFullProjects, presentProjectSummaries } from './present.js';
@@ -35,7 +35,7 @@ export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js'
 export const projectsArea: Area = {
   name: 'projects',
   fixtures: projectsFixtures,
-  router: (context) => addProjectActionRoutes(projectsRouter(context), context),
+  handlers: (context) => ({ ...projectsHandlers(context), ...projectActionHandlers(context) }),
   registerJobs: (context) => {
     registerProjectDeletionJob(context);
     registerLanguageDetection(context);

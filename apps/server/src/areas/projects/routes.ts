@@ -1,15 +1,15 @@
 // Routes of the project lists, of one project (create, read, edit), starrers and languages: read the request,
 // call the service, send.
-import type { Request, Response } from 'express';
-import { Router } from 'express';
+import type { Response } from 'express';
 import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import { toBoolean } from '../../core/http/booleans.js';
 import { invalidParameter } from '../../core/http/errors.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, originOf, pathParam, splitUrl } from '../../core/http/request.js';
-import type { ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import {
   type CreateProjectRequest,
   createProject,
@@ -29,11 +29,11 @@ import {
 } from './service.js';
 import { PROJECT_ORDERS, type ProjectFilters, type ProjectListScope, type ProjectOrderBy } from './store.js';
 
-function booleanQuery(req: Request, name: string): boolean | undefined {
+function booleanQuery(req: ApiRequest, name: string): boolean | undefined {
   return toBoolean(req.query[name]);
 }
 
-function integerQuery(req: Request, name: string): number | undefined {
+function integerQuery(req: ApiRequest, name: string): number | undefined {
   const value = req.query[name];
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -42,7 +42,7 @@ function integerQuery(req: Request, name: string): number | undefined {
 }
 
 /** `custom_attributes[key]=value` pairs (a deepObject: the extended query parser makes it an object). */
-function customAttributesQuery(req: Request): Record<string, string> | undefined {
+function customAttributesQuery(req: ApiRequest): Record<string, string> | undefined {
   const value = req.query.custom_attributes;
   if (value === undefined) return undefined;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -59,7 +59,7 @@ function customAttributesQuery(req: Request): Record<string, string> | undefined
  * Reads the project-list query parameters (those of `GET /projects`; a list whose operation has fewer, such
  * as the group lists, simply never receives the others: the validator refuses unknown parameters).
  */
-export function projectListRequestOf(req: Request): ProjectListRequest {
+export function projectListRequestOf(req: ApiRequest): ProjectListRequest {
   const orderBy = optionalQueryString(req, 'order_by') ?? 'created_at';
   if (!(PROJECT_ORDERS as readonly string[]).includes(orderBy)) throw invalidParameter('order_by');
   const sort = optionalQueryString(req, 'sort') ?? 'desc';
@@ -112,7 +112,7 @@ export function projectListRequestOf(req: Request): ProjectListRequest {
  * ID, and no `page` (GitLab's form). No X-Total headers.
  */
 function setKeysetHeaders(
-  req: Request,
+  req: ApiRequest,
   res: Response,
   next: { name: string; value: number } | undefined,
 ): void {
@@ -129,7 +129,7 @@ function setKeysetHeaders(
 }
 
 /** Sends a page of projects with its pagination headers (offset: the X-* headers; keyset: `Link` next). */
-export function sendProjectListPage(req: Request, res: Response, page: ProjectListPage): void {
+export function sendProjectListPage(req: ApiRequest, res: Response, page: ProjectListPage): void {
   if (page.paging.kind === 'offset') setPaginationHeaders(req, res, readPage(req), page.paging.total);
   else setKeysetHeaders(req, res, page.paging.next);
   const body: ResponseBody<'listProjects', 200> = page.projects;
@@ -144,21 +144,21 @@ export async function respondWithProjectList(
   context: ServerContext,
   caller: Caller,
   scope: ProjectListScope,
-  req: Request,
+  req: ApiRequest,
   res: Response,
 ): Promise<void> {
   const page = await listProjectsOfScope(context, caller, scope, projectListRequestOf(req), originOf(req));
   sendProjectListPage(req, res, page);
 }
 
-export function projectsRouter(context: ServerContext): Router {
-  const router = Router();
+export function projectsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects', async (req, res) => {
+  handlers.listProjects = async (req, res) => {
     await respondWithProjectList(context, callerOf(res), { kind: 'all' }, req, res);
-  });
+  };
 
-  router.post('/projects', async (req, res) => {
+  handlers.createProject = async (req, res) => {
     const caller = callerOf(res);
     const project = await createProject(context, caller, req.body as CreateProjectRequest);
     const body: ResponseBody<'createProject', 201> = await presentFullProject(
@@ -168,9 +168,9 @@ export function projectsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(body);
-  });
+  };
 
-  router.get('/projects/:id', async (req, res) => {
+  handlers.getProject = async (req, res) => {
     const body: ResponseBody<'getProject', 200> = await readProject(
       context,
       callerOf(res),
@@ -183,9 +183,9 @@ export function projectsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(body);
-  });
+  };
 
-  router.put('/projects/:id', async (req, res) => {
+  handlers.editProject = async (req, res) => {
     const caller = callerOf(res);
     const access = await editProject(context, caller, pathParam(req, 'id'), req.body as EditProjectRequest);
     const body: ResponseBody<'editProject', 200> = await presentFullProject(
@@ -195,9 +195,9 @@ export function projectsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(body);
-  });
+  };
 
-  router.get('/users/:user_id/projects', async (req, res) => {
+  handlers.listUserProjects = async (req, res) => {
     const page = await listUserProjects(
       context,
       callerOf(res),
@@ -206,9 +206,9 @@ export function projectsRouter(context: ServerContext): Router {
       originOf(req),
     );
     sendProjectListPage(req, res, page);
-  });
+  };
 
-  router.get('/projects/:id/starrers', async (req, res) => {
+  handlers.listProjectStarrers = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listProjectStarrers(
       context,
@@ -221,16 +221,16 @@ export function projectsRouter(context: ServerContext): Router {
     const body: ResponseBody<'listProjectStarrers', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.get('/projects/:id/languages', async (req, res) => {
+  handlers.getProjectLanguages = async (req, res) => {
     const body: ResponseBody<'getProjectLanguages', 200> = await getProjectLanguages(
       context,
       callerOf(res),
       pathParam(req, 'id'),
     );
     res.json(body);
-  });
+  };
 
-  return router;
+  return handlers;
 }

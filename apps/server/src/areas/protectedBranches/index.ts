@@ -1,11 +1,11 @@
 // Protected branches (document 1, section 4.3). Its rules decide pushes, merges and deletions in other areas.
 import type { Area } from '../../core/area.js';
 import { protectedBranchesFixtures } from './fixtures.js';
-import { protectedBranchesRouter } from './routes.js';
+import { protectedBranchesHandlers } from './routes.js';
 
 export const protectedBranchesArea: Area = {
   name: 'protectedBranches',
-  router: protectedBranchesRouter,
+  handlers: protectedBranchesHandlers,
   fixtures: protectedBranchesFixtures,
 };
 export {

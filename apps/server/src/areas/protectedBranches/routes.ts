@@ -1,7 +1,8 @@
 // Routes of the protected-branches area.
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
@@ -13,10 +14,10 @@ import {
   updateProtectedBranch,
 } from './service.js';
 
-export function protectedBranchesRouter(context: ServerContext): Router {
-  const router = Router();
+export function protectedBranchesHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/protected_branches', async (req, res) => {
+  handlers.listProtectedBranches = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listProtectedBranches(
       context,
@@ -28,9 +29,9 @@ export function protectedBranchesRouter(context: ServerContext): Router {
     const body: ResponseBody<'listProtectedBranches', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/protected_branches', async (req, res) => {
+  handlers.protectBranch = async (req, res) => {
     const rule: ResponseBody<'protectBranch', 201> = await protectBranch(
       context,
       callerOf(res),
@@ -38,9 +39,9 @@ export function protectedBranchesRouter(context: ServerContext): Router {
       req.body as RequestBody<'protectBranch'>,
     );
     res.status(201).json(rule);
-  });
+  };
 
-  router.get('/projects/:id/protected_branches/:name', async (req, res) => {
+  handlers.getProtectedBranch = async (req, res) => {
     const rule: ResponseBody<'getProtectedBranch', 200> = await getProtectedBranch(
       context,
       callerOf(res),
@@ -48,9 +49,9 @@ export function protectedBranchesRouter(context: ServerContext): Router {
       pathParam(req, 'name'),
     );
     res.json(rule);
-  });
+  };
 
-  router.patch('/projects/:id/protected_branches/:name', async (req, res) => {
+  handlers.updateProtectedBranch = async (req, res) => {
     const rule: ResponseBody<'updateProtectedBranch', 200> = await updateProtectedBranch(
       context,
       callerOf(res),
@@ -59,12 +60,12 @@ export function protectedBranchesRouter(context: ServerContext): Router {
       req.body as RequestBody<'updateProtectedBranch'> | undefined,
     );
     res.json(rule);
-  });
+  };
 
-  router.delete('/projects/:id/protected_branches/:name', async (req, res) => {
+  handlers.unprotectBranch = async (req, res) => {
     await unprotectBranch(context, callerOf(res), pathParam(req, 'id'), pathParam(req, 'name'));
     res.status(204).end();
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -1,24 +1,25 @@
 // Routes of the remote mirrors area.
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { createRemoteMirror, listRemoteMirrors, updateRemoteMirror } from './service.js';
 
-export function remoteMirrorsRouter(context: ServerContext): Router {
-  const router = Router();
+export function remoteMirrorsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/projects/:id/remote_mirrors', async (req, res) => {
+  handlers.listRemoteMirrors = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listRemoteMirrors(context, callerOf(res), pathParam(req, 'id'), page);
     const body: ResponseBody<'listRemoteMirrors', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/remote_mirrors', async (req, res) => {
+  handlers.createRemoteMirror = async (req, res) => {
     const mirror: ResponseBody<'createRemoteMirror', 201> = await createRemoteMirror(
       context,
       callerOf(res),
@@ -26,9 +27,9 @@ export function remoteMirrorsRouter(context: ServerContext): Router {
       req.body as RequestBody<'createRemoteMirror'>,
     );
     res.status(201).json(mirror);
-  });
+  };
 
-  router.put('/projects/:id/remote_mirrors/:mirror_id', async (req, res) => {
+  handlers.updateRemoteMirror = async (req, res) => {
     const mirror: ResponseBody<'updateRemoteMirror', 200> = await updateRemoteMirror(
       context,
       callerOf(res),
@@ -38,7 +39,7 @@ export function remoteMirrorsRouter(context: ServerContext): Router {
       req.body as RequestBody<'updateRemoteMirror'>,
     );
     res.json(mirror);
-  });
+  };
 
-  return router;
+  return handlers;
 }

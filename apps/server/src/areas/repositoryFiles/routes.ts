@@ -1,17 +1,16 @@
 // Routes of the repository files area: read, HEAD, blame, raw, and the one-file commits.
-import { type Request, type Response, Router } from 'express';
+import type { Response } from 'express';
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { pathParam, queryString } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
   blameRepositoryFile,
   changeRepositoryFile,
   type RepositoryFile,
   readRepositoryFile,
 } from './service.js';
-
-const FILE = '/projects/:id/repository/files/:file_path';
 
 /**
  * A name, path or ref as a header value: unchanged, as the seed wants ("same values as the object fields"),
@@ -36,10 +35,10 @@ function setFileHeaders(res: Response, file: RepositoryFile): void {
   });
 }
 
-export function repositoryFilesRouter(context: ServerContext): Router {
-  const router = Router();
+export function repositoryFilesHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  const readFile = (req: Request, res: Response) =>
+  const readFile = (req: ApiRequest, res: Response) =>
     readRepositoryFile(
       context,
       callerOf(res),
@@ -47,21 +46,21 @@ export function repositoryFilesRouter(context: ServerContext): Router {
       pathParam(req, 'file_path'),
       queryString(req, 'ref'),
     );
-  const sendHead = async (req: Request, res: Response) => {
+  const sendHead = async (req: ApiRequest, res: Response) => {
     setFileHeaders(res, (await readFile(req, res)).file);
     res.status(200).end();
   };
 
-  router.head(FILE, sendHead);
-  router.get(FILE, async (req, res) => {
+  handlers.headRepositoryFile = sendHead;
+  handlers.getRepositoryFile = async (req, res) => {
     const { file } = await readFile(req, res);
     setFileHeaders(res, file);
     const body: ResponseBody<'getRepositoryFile', 200> = file;
     res.json(body);
-  });
+  };
 
-  router.head(`${FILE}/blame`, sendHead);
-  router.get(`${FILE}/blame`, async (req, res) => {
+  handlers.headRepositoryFileBlame = sendHead;
+  handlers.getRepositoryFileBlame = async (req, res) => {
     const { file, ranges } = await blameRepositoryFile(
       context,
       callerOf(res),
@@ -72,16 +71,16 @@ export function repositoryFilesRouter(context: ServerContext): Router {
     setFileHeaders(res, file);
     const body: ResponseBody<'getRepositoryFileBlame', 200> = ranges;
     res.json(body);
-  });
+  };
 
-  router.head(`${FILE}/raw`, sendHead);
-  router.get(`${FILE}/raw`, async (req, res) => {
+  handlers.headRepositoryFileRaw = sendHead;
+  handlers.getRepositoryFileRaw = async (req, res) => {
     const { file, content } = await readFile(req, res);
     setFileHeaders(res, file);
     res.type('text/plain; charset=utf-8').send(content);
-  });
+  };
 
-  router.post(FILE, async (req, res) => {
+  handlers.createRepositoryFile = async (req, res) => {
     const body = req.body as RequestBody<'createRepositoryFile'>;
     await changeRepositoryFile(
       context,
@@ -96,8 +95,8 @@ export function repositoryFilesRouter(context: ServerContext): Router {
       branch: body.branch,
     };
     res.status(201).json(result);
-  });
-  router.put(FILE, async (req, res) => {
+  };
+  handlers.updateRepositoryFile = async (req, res) => {
     const body = req.body as RequestBody<'updateRepositoryFile'>;
     await changeRepositoryFile(
       context,
@@ -112,8 +111,8 @@ export function repositoryFilesRouter(context: ServerContext): Router {
       branch: body.branch,
     };
     res.status(200).json(result);
-  });
-  router.delete(FILE, async (req, res) => {
+  };
+  handlers.deleteRepositoryFile = async (req, res) => {
     const body = req.body as RequestBody<'deleteRepositoryFile'>;
     await changeRepositoryFile(
       context,
@@ -124,7 +123,7 @@ export function repositoryFilesRouter(context: ServerContext): Router {
       body,
     );
     res.status(204).end();
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -2,8 +2,8 @@
 // app.ts (its own base path, bearer token and error shape), not with the /api/v4 areas.
 import type { Area } from '../../core/area.js';
 import { scimFixtures } from './fixtures.js';
-import { scimRouter } from './routes.js';
+import { scimHandlers } from './routes.js';
 
 export const SCIM_BASE_PATH = '/api/scim/v2';
-export const scimArea: Area = { name: 'scim', router: scimRouter, fixtures: scimFixtures };
+export const scimArea: Area = { name: 'scim', handlers: scimHandlers, fixtures: scimFixtures };
 export { scimErrorHandler, scimNotFoundHandler } from './errors.js';

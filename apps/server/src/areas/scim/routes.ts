@@ -1,9 +1,10 @@
 // Routes of the SCIM API (document 2, section 4.15), under /api/scim/v2: the group's bearer token, then the
 // service; every answer is `application/scim+json`.
-import { type Request, type Response, Router } from 'express';
+import type { Response } from 'express';
 import type { ServerContext } from '../../core/context.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { pathParam } from '../../core/http/request.js';
-import type { QueryParams, RequestBody } from '../../core/http/types.js';
+import type { ApiRequest, QueryParams, RequestBody } from '../../core/http/types.js';
 import { SCIM_MEDIA_TYPE } from './errors.js';
 import { presentScimUser, presentScimUserList } from './present.js';
 import {
@@ -17,7 +18,7 @@ import {
 } from './service.js';
 
 /** The token of `Authorization: Bearer <token>` (the scheme in any case, as RFC 9110 allows). */
-export function bearerToken(req: Request): string | undefined {
+export function bearerToken(req: ApiRequest): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('Authorization') ?? '');
   return match?.[1];
 }
@@ -26,12 +27,12 @@ function sendScim(res: Response, status: number, body: unknown): void {
   res.status(status).type(SCIM_MEDIA_TYPE).json(body);
 }
 
-export function scimRouter(context: ServerContext): Router {
-  const router = Router();
-  const groupOf = (req: Request): Promise<ScimGroup> =>
+export function scimHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
+  const groupOf = (req: ApiRequest): Promise<ScimGroup> =>
     authorizeScimGroup(context, pathParam(req, 'group_path'), bearerToken(req));
 
-  router.get('/groups/:group_path/Users', async (req, res) => {
+  handlers.listScimUsers = async (req, res) => {
     const group = await groupOf(req);
     const query = req.query as QueryParams<'listScimUsers'>;
     const page = await listScimIdentities(context, group, {
@@ -40,31 +41,31 @@ export function scimRouter(context: ServerContext): Router {
       count: query.count,
     });
     sendScim(res, 200, presentScimUserList(page.items, page.total, page.itemsPerPage, page.startIndex));
-  });
+  };
 
-  router.post('/groups/:group_path/Users', async (req, res) => {
+  handlers.createScimUser = async (req, res) => {
     const group = await groupOf(req);
     const identity = await provisionScimUser(context, group, req.body as RequestBody<'createScimUser'>);
     sendScim(res, 201, presentScimUser(identity));
-  });
+  };
 
-  router.get('/groups/:group_path/Users/:id', async (req, res) => {
+  handlers.getScimUser = async (req, res) => {
     const group = await groupOf(req);
     sendScim(res, 200, presentScimUser(await getScimIdentity(context, group, pathParam(req, 'id'))));
-  });
+  };
 
-  router.patch('/groups/:group_path/Users/:id', async (req, res) => {
+  handlers.updateScimUser = async (req, res) => {
     const group = await groupOf(req);
     const body = req.body as RequestBody<'updateScimUser'>;
     await updateScimIdentity(context, group, pathParam(req, 'id'), body.Operations);
     res.status(204).end();
-  });
+  };
 
-  router.delete('/groups/:group_path/Users/:id', async (req, res) => {
+  handlers.deleteScimUser = async (req, res) => {
     const group = await groupOf(req);
     await deprovisionScimIdentity(context, group, pathParam(req, 'id'));
     res.status(204).end();
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -2,7 +2,11 @@
 // /projects/:id/snippets. Other areas read project snippets through findReadableProjectSnippet.
 import type { Area } from '../../core/area.js';
 import { snippetsFixtures } from './fixtures.js';
-import { snippetsRouter } from './routes.js';
+import { snippetsHandlers } from './routes.js';
 
-export const snippetsArea: Area = { name: 'snippets', router: snippetsRouter, fixtures: snippetsFixtures };
+export const snippetsArea: Area = {
+  name: 'snippets',
+  handlers: snippetsHandlers,
+  fixtures: snippetsFixtures,
+};
 export { findReadableProjectSnippet, type ReadableProjectSnippet } from './readable.js';

@@ -1,11 +1,11 @@
 // Routes of the snippets area: personal snippets under /snippets, project snippets under /projects/:id.
-import type { Request } from 'express';
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, originOf, pathParam } from '../../core/http/request.js';
-import type { RequestBody, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import {
   changeProjectSnippet,
   changeSnippet,
@@ -26,7 +26,7 @@ import {
 } from './service.js';
 
 /** The creating request's User-Agent and IP address (an IPv4 address without its IPv6 mapping). */
-function clientOf(req: Request): RequestClient {
+function clientOf(req: ApiRequest): RequestClient {
   const address = req.ip ?? req.socket.remoteAddress ?? '';
   return {
     userAgent: req.get('user-agent') ?? '',
@@ -34,28 +34,28 @@ function clientOf(req: Request): RequestClient {
   };
 }
 
-export function snippetsRouter(context: ServerContext): Router {
-  const router = Router();
+export function snippetsHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
   /* Personal snippets. `public` comes before `:id`, which it would otherwise match. */
 
-  router.get('/snippets', async (req, res) => {
+  handlers.listSnippets = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listOwnSnippets(context, callerOf(res), page, originOf(req));
     const body: ResponseBody<'listSnippets', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.get('/snippets/public', async (req, res) => {
+  handlers.listPublicSnippets = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listPublicSnippets(context, callerOf(res), page, originOf(req));
     const body: ResponseBody<'listPublicSnippets', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/snippets', async (req, res) => {
+  handlers.createSnippet = async (req, res) => {
     const snippet: ResponseBody<'createSnippet', 201> = await createSnippet(
       context,
       callerOf(res),
@@ -64,9 +64,9 @@ export function snippetsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(snippet);
-  });
+  };
 
-  router.get('/snippets/:id', async (req, res) => {
+  handlers.getSnippet = async (req, res) => {
     const snippet: ResponseBody<'getSnippet', 200> = await getSnippet(
       context,
       callerOf(res),
@@ -74,9 +74,9 @@ export function snippetsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(snippet);
-  });
+  };
 
-  router.put('/snippets/:id', async (req, res) => {
+  handlers.updateSnippet = async (req, res) => {
     const snippet: ResponseBody<'updateSnippet', 200> = await changeSnippet(
       context,
       callerOf(res),
@@ -85,30 +85,30 @@ export function snippetsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(snippet);
-  });
+  };
 
-  router.delete('/snippets/:id', async (req, res) => {
+  handlers.deleteSnippet = async (req, res) => {
     await removeSnippet(context, callerOf(res), integerPathParam(req, 'id'));
     res.status(204).end();
-  });
+  };
 
-  router.get('/snippets/:id/raw', async (req, res) => {
+  handlers.getSnippetRaw = async (req, res) => {
     const content = await getSnippetRaw(context, callerOf(res), integerPathParam(req, 'id'));
     res.type('text/plain').send(content);
-  });
+  };
 
-  router.get('/snippets/:id/user_agent_detail', async (req, res) => {
+  handlers.getSnippetUserAgentDetail = async (req, res) => {
     const detail: ResponseBody<'getSnippetUserAgentDetail', 200> = await getSnippetUserAgentDetail(
       context,
       callerOf(res),
       integerPathParam(req, 'id'),
     );
     res.json(detail);
-  });
+  };
 
   /* Project snippets. */
 
-  router.get('/projects/:id/snippets', async (req, res) => {
+  handlers.listProjectSnippets = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listSnippetsOfProject(
       context,
@@ -120,9 +120,9 @@ export function snippetsRouter(context: ServerContext): Router {
     const body: ResponseBody<'listProjectSnippets', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
-  router.post('/projects/:id/snippets', async (req, res) => {
+  handlers.createProjectSnippet = async (req, res) => {
     const snippet: ResponseBody<'createProjectSnippet', 201> = await createProjectSnippet(
       context,
       callerOf(res),
@@ -132,9 +132,9 @@ export function snippetsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(snippet);
-  });
+  };
 
-  router.get('/projects/:id/snippets/:snippet_id', async (req, res) => {
+  handlers.getProjectSnippet = async (req, res) => {
     const snippet: ResponseBody<'getProjectSnippet', 200> = await getProjectSnippet(
       context,
       callerOf(res),
@@ -143,9 +143,9 @@ export function snippetsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(snippet);
-  });
+  };
 
-  router.put('/projects/:id/snippets/:snippet_id', async (req, res) => {
+  handlers.updateProjectSnippet = async (req, res) => {
     const snippet: ResponseBody<'updateProjectSnippet', 200> = await changeProjectSnippet(
       context,
       callerOf(res),
@@ -155,9 +155,9 @@ export function snippetsRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(snippet);
-  });
+  };
 
-  router.delete('/projects/:id/snippets/:snippet_id', async (req, res) => {
+  handlers.deleteProjectSnippet = async (req, res) => {
     await removeProjectSnippet(
       context,
       callerOf(res),
@@ -165,9 +165,9 @@ export function snippetsRouter(context: ServerContext): Router {
       integerPathParam(req, 'snippet_id'),
     );
     res.status(204).end();
-  });
+  };
 
-  router.get('/projects/:id/snippets/:snippet_id/raw', async (req, res) => {
+  handlers.getProjectSnippetRaw = async (req, res) => {
     const content = await getProjectSnippetRaw(
       context,
       callerOf(res),
@@ -175,9 +175,9 @@ export function snippetsRouter(context: ServerContext): Router {
       integerPathParam(req, 'snippet_id'),
     );
     res.type('text/plain').send(content);
-  });
+  };
 
-  router.get('/projects/:id/snippets/:snippet_id/user_agent_detail', async (req, res) => {
+  handlers.getProjectSnippetUserAgentDetail = async (req, res) => {
     const detail: ResponseBody<'getProjectSnippetUserAgentDetail', 200> =
       await getProjectSnippetUserAgentDetail(
         context,
@@ -186,7 +186,7 @@ export function snippetsRouter(context: ServerContext): Router {
         integerPathParam(req, 'snippet_id'),
       );
     res.json(detail);
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -1,10 +1,10 @@
 // Project repository storage moves (document 1, section 4.8).
 import type { Area } from '../../core/area.js';
 import { registerStorageMoveJobs } from './jobs.js';
-import { storageMovesRouter } from './routes.js';
+import { storageMovesHandlers } from './routes.js';
 
 export const storageMovesArea: Area = {
   name: 'storageMoves',
-  router: storageMovesRouter,
+  handlers: storageMovesHandlers,
   registerJobs: registerStorageMoveJobs,
 };

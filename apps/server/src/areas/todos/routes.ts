@@ -1,16 +1,17 @@
 // Routes of the todos area.
-import { Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, originOf } from '../../core/http/request.js';
 import type { QueryParams, ResponseBody } from '../../core/http/types.js';
 import { listCallerTodos, markAllCallerTodosDone, markCallerTodoDone } from './service.js';
 
-export function todosRouter(context: ServerContext): Router {
-  const router = Router();
+export function todosHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/todos', async (req, res) => {
+  handlers.listTodos = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listCallerTodos(
       context,
@@ -22,15 +23,15 @@ export function todosRouter(context: ServerContext): Router {
     const body: ResponseBody<'listTodos', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
-  });
+  };
 
   // `mark_as_done` before `:id`: both are POSTs under /todos, and `:id` is digits only.
-  router.post('/todos/mark_as_done', async (_req, res) => {
+  handlers.markAllTodosAsDone = async (_req, res) => {
     await markAllCallerTodosDone(context, callerOf(res));
     res.status(204).end();
-  });
+  };
 
-  router.post('/todos/:id/mark_as_done', async (req, res) => {
+  handlers.markTodoAsDone = async (req, res) => {
     const todo: ResponseBody<'markTodoAsDone', 201> = await markCallerTodoDone(
       context,
       callerOf(res),
@@ -38,7 +39,7 @@ export function todosRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.status(201).json(todo);
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -1,34 +1,35 @@
 // Routes of the users area: GET /user, GET /users and GET /users/:id.
-import { type Request, Router } from 'express';
+
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
+import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { originOf, pathParam } from '../../core/http/request.js';
-import type { ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import { getCurrentUser, getUser, type ListUsersQuery, listUsers } from './service.js';
 
 /**
  * `id` is an integer (the validator has checked it). One beyond the safe integers, or below 1, names
  * nobody: 0, which no user has, so the answer is the 404 of an unknown user.
  */
-function userIdOf(req: Request): number {
+function userIdOf(req: ApiRequest): number {
   const value = Number(pathParam(req, 'id'));
   return Number.isSafeInteger(value) && value > 0 ? value : 0;
 }
 
-export function usersRouter(context: ServerContext): Router {
-  const router = Router();
+export function usersHandlers(context: ServerContext): OperationHandlers {
+  const handlers: OperationHandlers = {};
 
-  router.get('/user', async (req, res) => {
+  handlers.getCurrentUser = async (req, res) => {
     const body: ResponseBody<'getCurrentUser', 200> = await getCurrentUser(
       context,
       callerOf(res),
       originOf(req),
     );
     res.json(body);
-  });
+  };
 
-  router.get('/users', async (req, res) => {
+  handlers.listUsers = async (req, res) => {
     const page = readPage(req);
     const { items, total } = await listUsers(
       context,
@@ -40,9 +41,9 @@ export function usersRouter(context: ServerContext): Router {
     setPaginationHeaders(req, res, page, total);
     const body: ResponseBody<'listUsers', 200> = items;
     res.json(body);
-  });
+  };
 
-  router.get('/users/:id', async (req, res) => {
+  handlers.getUser = async (req, res) => {
     const body: ResponseBody<'getUser', 200> = await getUser(
       context,
       callerOf(res),
@@ -50,7 +51,7 @@ export function usersRouter(context: ServerContext): Router {
       originOf(req),
     );
     res.json(body);
-  });
+  };
 
-  return router;
+  return handlers;
 }

@@ -2,6 +2,9 @@
 
 import type { components } from '@collab/spec/schema';
 import type { ErrorRequestHandler } from 'express';
+import { type FieldLimits, matchedOperation } from './matchedOperation.js';
+
+const NO_LIMITS: FieldLimits = new Map();
 
 export type ErrorBody = components['schemas']['Error'];
 
@@ -32,6 +35,7 @@ export const insufficientScope = (needed: string): ApiError =>
     error_description: `The request requires higher privileges than provided by the access token: ${needed}.`,
   });
 
+/** What the validator gives for a refused request (its documented ValidationError: path and keyword). */
 interface ValidatorError {
   status?: number;
   message?: string;
@@ -40,20 +44,26 @@ interface ValidatorError {
 
 type ValidatorProblem = NonNullable<ValidatorError['errors']>[number];
 
+/** The schema keyword a problem breaks (`required`), from the validator's `errorCode` (`required.openapi.validation`). */
 const keywordOf = (problem: ValidatorProblem): string =>
   (problem.errorCode ?? '').replace(/\.openapi\.validation$/, '');
+
+/** The parameter a problem's path names: `/body/title` → `title`, `/query/ref` → `ref`, `/body/a/b` → `a.b`. */
+const nameOf = (path: string): string =>
+  path.replace(/^\/?(query|body|params|path|headers)\//, '').replace(/\//g, '.');
 
 /**
  * GitLab's words for a refused request, as its two layers give them:
  * - Grape's parameter checks (presence, types, values, "at least one of"): `{"error": "ref is missing"}`;
  * - the models' validations of a field's text (format, length) on a write: `{"message": {"title": ["is too
  *   long (maximum is 255 characters)"]}}`.
+ * The limits come from the operation's own schema (the validator gives a problem's path and keyword).
  */
-function describeValidatorError(err: ValidatorError): ErrorBody {
+function describeValidatorError(err: ValidatorError, limits: FieldLimits): ErrorBody {
   const problems = err.errors ?? [];
   const first = problems[0];
   if (!first?.path) return { error: err.message ?? 'invalid request' };
-  const name = first.path.replace(/^\/?(query|body|params|path|headers)\//, '').replace(/\//g, '.');
+  const name = nameOf(first.path);
   // `anyOf` of required properties, or minProperties: Grape's `at_least_one_of`.
   const atLeastOne = problems.find(
     (p) => p.path === '/body' && ['anyOf', 'minProperties'].includes(keywordOf(p)),
@@ -66,52 +76,46 @@ function describeValidatorError(err: ValidatorError): ErrorBody {
       error: `${names.length > 0 ? `${names.join(', ')} are missing, ` : ''}at least one parameter must be provided`,
     };
   }
-  if (keywordOf(first) === 'required' || /must have required property/.test(first.message ?? '')) {
-    const missing = /'([^']+)'/.exec(first.message ?? '')?.[1];
-    return { error: `${missing ?? name} is missing` };
-  }
+  // The validator's path of a missing property ends with the property's name.
+  if (keywordOf(first) === 'required') return { error: `${name} is missing` };
   const field = /^\/body\/([^/]+)$/.exec(first.path)?.[1];
-  const modelMessage = field === undefined ? undefined : modelValidationMessage(first);
+  const modelMessage = field === undefined ? undefined : modelValidationMessage(first, limits.get(field));
   if (field !== undefined && modelMessage !== undefined) return { message: { [field]: [modelMessage] } };
-  if (keywordOf(first) === 'additionalProperties' || /Unknown query parameter/.test(first.message ?? '')) {
+  if (keywordOf(first) === 'additionalProperties')
     return { error: `${name} does not have a valid value: ${first.message ?? ''}`.trim() };
-  }
   return { error: `${name} is invalid: ${first.message ?? ''}`.trim() };
 }
 
 /** A model's message for a field whose text breaks its format or length, as ActiveRecord words it. */
-function modelValidationMessage(problem: ValidatorProblem): string | undefined {
-  const limit = Number(/(\d+)/.exec(problem.message ?? '')?.[1]);
+function modelValidationMessage(
+  problem: ValidatorProblem,
+  limits: { maxLength?: number; minLength?: number } | undefined,
+): string | undefined {
   switch (keywordOf(problem)) {
     case 'pattern':
     case 'format':
       return 'is invalid';
     case 'maxLength':
-      return `is too long (maximum is ${limit} characters)`;
+      return limits?.maxLength === undefined
+        ? 'is too long'
+        : `is too long (maximum is ${limits.maxLength} characters)`;
     case 'minLength':
-      return limit === 1 ? "can't be blank" : `is too short (minimum is ${limit} characters)`;
+      return limits?.minLength === undefined || limits.minLength === 1
+        ? "can't be blank"
+        : `is too short (minimum is ${limits.minLength} characters)`;
     default:
       return undefined;
   }
 }
 
 /** What the client did wrong, for the few failures of the request's framing (not of one parameter). */
-function framingError(err: {
-  type?: unknown;
-  message?: unknown;
-  errors?: { message?: string }[];
-}): string | undefined {
-  const message = err.errors?.[0]?.message || String(err.message ?? '');
-  // The validator's and the router's words for a `%` that does not start a valid UTF-8 escape.
-  if (err instanceof URIError || /malformed uri|failed to decode param/i.test(message))
-    return 'the URL path is not valid percent-encoding';
+function framingError(err: { type?: unknown; message?: unknown }): string | undefined {
+  // A `%` that does not start a valid UTF-8 escape, in a path parameter (the route index, Express's routers).
+  if (err instanceof URIError) return 'the URL path is not valid percent-encoding';
+  // body-parser's error types.
   if (err.type === 'entity.parse.failed') return 'the request body is not valid JSON';
   if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported')
     return `the request body's encoding is not supported: ${String(err.message ?? '')}`.trim();
-  // busboy and multer through the validator's uploader, which reports these as 500s: a cut-off or
-  // malformed multipart body, or a file in a field the operation does not take.
-  if (/unexpected end of form|malformed part header|multipart:|unexpected field/i.test(message))
-    return `the multipart body is malformed: ${message}`;
   return undefined;
 }
 
@@ -150,7 +154,9 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   } else if (status === 413) {
     res.status(413).json({ message: '413 Request Entity Too Large' });
   } else if (status >= 400 && status < 500) {
-    res.status(400).json(describeValidatorError(err as ValidatorError));
+    res
+      .status(400)
+      .json(describeValidatorError(err as ValidatorError, matchedOperation(req)?.bodyLimits ?? NO_LIMITS));
   } else {
     // A server bug (response validation failures in development and tests land here too): the detail goes
     // to the log, never to the client, whose body may carry git's command lines and object IDs otherwise.

@@ -12,7 +12,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { toBoolean } from './booleans.js';
 import { notFound } from './errors.js';
-import { decodeComponent, matchedRoute, queryPairs, topLevelName, withQuery } from './parameterCarriers.js';
+import { matchedOperation } from './matchedOperation.js';
+import { decodeComponent, queryPairs, topLevelName, withQuery } from './parameterCarriers.js';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
 import { isObject, type Json, operationsOf, resolve } from './specDocument.js';
@@ -212,21 +213,17 @@ export function readQueryString(
   return changed ? kept : undefined;
 }
 
-interface ValidatedRequest extends Request {
-  openapi?: { pathParams?: Record<string, string> };
-}
-
 /**
- * The middleware: it runs inside the validator's chain after its route lookup, multipart parsing and
- * parameterCarriers (which put every parameter where the operation declares it), before request validation.
+ * The middleware: it runs after the route index matched the operation, multipart bodies were read and
+ * parameterCarriers put every parameter where the operation declares it, before request validation.
  */
 export function grapeParameters(index: ReadonlyMap<string, OperationReading>): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const key = matchedRoute(req);
-    const operation = key === undefined ? undefined : index.get(key);
+    const matched = matchedOperation(req);
+    const operation = matched === undefined ? undefined : index.get(matched.operation.key);
     if (operation === undefined) return next();
 
-    const pathParams = (req as ValidatedRequest).openapi?.pathParams;
+    const pathParams = matched?.params;
     for (const name of operation.integerPath) {
       const value = pathParams?.[name];
       if (
@@ -247,6 +244,12 @@ export function grapeParameters(index: ReadonlyMap<string, OperationReading>): R
         keepParsedQuery(req);
       }
     }
+
+    // The validator refuses reserved characters sent unencoded in the query as sent (`originalUrl`), `+`
+    // among them; in a query `+` is a space (what GitLab clients send for `search=a b`), given as `%20`.
+    const mark = req.originalUrl.indexOf('?');
+    if (mark !== -1 && req.originalUrl.includes('+', mark))
+      req.originalUrl = `${req.originalUrl.slice(0, mark)}${req.originalUrl.slice(mark).replace(/\+/g, '%20')}`;
 
     if (operation.body?.kind === 'object' && isObject(req.body)) readObject(req.body, operation.body);
     next();

@@ -1,14 +1,21 @@
-// Request (and optionally response) validation against the bundled spec, with the adjustments the API needs.
+// The validated API: the route index matches a request to its operation, the request readers put and read
+// its parameters as GitLab does, express-openapi-validator (through its public options) validates it, and the
+// handler registered under the operation's operationId serves it.
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
-import type { RequestHandler } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { grapeParameters, indexReadings } from './grapeParameters.js';
+import { type FieldLimits, matchedOperation, rememberOperation } from './matchedOperation.js';
+import { multipartBodies } from './multipart.js';
+import type { AnyOperationHandler } from './operations.js';
 import { indexOperations, parameterCarriers } from './parameterCarriers.js';
-import { onlyWithBody } from './series.js';
+import { type IndexedOperation, RouteIndex } from './routeIndex.js';
+import { inSeries } from './series.js';
+import { isObject, type Json, operationsOf, resolve } from './specDocument.js';
 
-export function loadBundledSpec(): Record<string, unknown> {
-  return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Record<string, unknown>;
+export function loadBundledSpec(): Json {
+  return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Json;
 }
 
 /**
@@ -27,18 +34,16 @@ export function headAsGet(validate: RequestHandler): RequestHandler {
 }
 
 /**
- * The document the v4 validator sees: the v4 paths only, under the fixed base path `/api/v4` (the spec's
- * server URL starts with a `{base_url}` variable, which the validator cannot turn into a base path).
- * The SCIM paths, which declare their own server, are validated by their own instance.
+ * The document of one base path: its paths only, under the fixed base path (the spec's server URL starts
+ * with a `{base_url}` variable, which the validator cannot turn into a base path). The SCIM paths, which
+ * declare their own server, are served by their own chain.
  */
 export function apiDocumentFor(
-  spec: Record<string, unknown>,
+  spec: Json,
   basePath: string,
-  keepPath: (path: string, item: Record<string, unknown>) => boolean,
-): Record<string, unknown> {
-  const copy = structuredClone(spec) as Record<string, unknown> & {
-    paths: Record<string, Record<string, unknown>>;
-  };
+  keepPath: (path: string, item: Json) => boolean,
+): Json {
+  const copy = structuredClone(spec) as Json & { paths: Record<string, Json> };
   copy.servers = [{ url: basePath }];
   copy.paths = Object.fromEntries(
     Object.entries(copy.paths)
@@ -51,74 +56,265 @@ export function apiDocumentFor(
   return copy;
 }
 
-export function hasOwnServers(_path: string, item: Record<string, unknown>): boolean {
+export function hasOwnServers(_path: string, item: Json): boolean {
   return Array.isArray(item.servers);
 }
 
-export interface ValidatorOptions {
-  apiSpec: Record<string, unknown>;
+/** The operationIds of a document, for the start check. */
+export function operationIdsOf(spec: Json): string[] {
+  return operationsOf(spec).map(({ operation }) => String(operation.operationId));
+}
+
+/** The base path a document's first server names (`/api/v4`). */
+function basePathOf(spec: Json): string {
+  const servers = spec.servers;
+  const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
+  return isObject(first) && typeof first.url === 'string' ? first.url : '';
+}
+
+/** Every `$ref` under a value of the document, once. */
+function collectRefs(spec: Json, value: unknown, into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectRefs(spec, item, into);
+    return;
+  }
+  if (!isObject(value)) return;
+  if (typeof value.$ref === 'string' && !into.has(value.$ref)) {
+    into.add(value.$ref);
+    collectRefs(spec, resolve(spec, { $ref: value.$ref }), into);
+  }
+  for (const [key, item] of Object.entries(value)) if (key !== '$ref') collectRefs(spec, item, into);
+}
+
+/**
+ * The document with one path and only the components it reaches. Each path has its own validator: the
+ * validator tries every path of its document on every request, and compiles its schemas with every
+ * component of its document.
+ */
+export function documentForPath(spec: Json, template: string): Json {
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  const item = paths[template];
+  const refs = new Set<string>();
+  collectRefs(spec, item, refs);
+  const components: Record<string, Json> = {};
+  const all = isObject(spec.components) ? spec.components : {};
+  if (isObject(all.securitySchemes)) components.securitySchemes = all.securitySchemes;
+  for (const ref of refs) {
+    const [, , kind, name] = ref.split('/');
+    if (kind === undefined || name === undefined) continue;
+    const ofKind = all[kind];
+    if (!isObject(ofKind)) continue;
+    components[kind] ??= {};
+    (components[kind] as Json)[name] = ofKind[name];
+  }
+  return { ...spec, paths: { [template]: item }, components };
+}
+
+export interface ApiOptions {
+  /** The document of one base path (apiDocumentFor). */
+  apiSpec: Json;
+  /** The handler of every operation of the document, by operationId. */
+  handlers: ReadonlyMap<string, AnyOperationHandler>;
+  /** Validate every JSON response against the spec (development). */
   validateResponses: boolean;
 }
 
-/**
- * The validator's middlewares, with parameterCarriers (seed convention 3) and grapeParameters (parameters read
- * as GitLab reads them) placed after its route lookup and multipart parsing and before its request
- * validation: both read the matched route (`req.openapi`) and must see the multipart fields, and the
- * validator must see the parameters where the spec declares them, of the types it declares. Found by the name of the validator's middleware, checked at start.
- */
-export function openApiValidator(options: ValidatorOptions): RequestHandler[] {
-  // Indexed before the validator sees (and mutates) the document.
-  const servers = options.apiSpec.servers;
-  const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
-  const basePath =
-    typeof first === 'object' && first !== null && 'url' in first && typeof first.url === 'string'
-      ? first.url
-      : '';
-  const carriers = parameterCarriers(indexOperations(options.apiSpec, basePath));
-  const reading = grapeParameters(indexReadings(options.apiSpec, basePath));
-  const chain = withoutIdleSteps(validatorMiddlewares(options));
-  const at = chain.findIndex((middleware) => middleware.name === 'requestMiddleware');
-  if (at === -1)
-    throw new Error('express-openapi-validator: no requestMiddleware to put parameterCarriers before');
-  return [...chain.slice(0, at), carriers, reading, ...chain.slice(at)];
+/** An error of the route lookup: 404 for a path no operation has, 405 (with `Allow`) for another method. */
+export class RouteError extends Error {
+  constructor(
+    readonly status: 404 | 405,
+    readonly headers: { Allow?: string } = {},
+  ) {
+    super(status === 404 ? '404 Not Found' : '405 Method Not Allowed');
+  }
+}
+
+export interface OperationsApi {
+  /** A request below the base path goes to its operation's steps; other requests pass by. */
+  middleware: RequestHandler;
+  /**
+   * Makes every path's validator and compiles every operation's request validation, one operation at a
+   * time, yielding to requests between them: after it, a first request costs what a second does.
+   */
+  warmUp(app: Express): Promise<void>;
 }
 
 /**
- * The validator's chain without the steps that do nothing for a request of this API; each still costs a
- * promise hop and a closure per request (together about 5% of a small read's CPU time):
- * - the security step: `validateSecurity` is off (authentication is ours, core/http/auth.ts);
- * - the path parameter step: it installs `app.param` overrides, which apply only to routes of the
- *   application's own router, and the areas' routes are reached through areaDispatcher, which sets
- *   `req.params` from the route's own match;
- * - the multipart step, for a request without a body (nothing for multer to read).
- * Found by the validator's names for them, checked at start so that an upgrade cannot drop a step silently.
+ * The steps of one base path: a request below it goes to its operation's steps (multipart bodies,
+ * parameterCarriers, grapeParameters, the validator of its path, its handler); other requests pass by.
  */
-function withoutIdleSteps(chain: RequestHandler[]): RequestHandler[] {
-  const named = (name: string) => {
-    const step = chain.find((middleware) => middleware.name === name);
-    if (!step) throw new Error(`express-openapi-validator: no ${name} in its chain`);
-    return step;
+export function operationsApi(options: ApiOptions): OperationsApi {
+  // Indexed before the validator sees (and mutates) its copies of the document.
+  const spec = options.apiSpec;
+  const basePath = basePathOf(spec);
+  const index = new RouteIndex(spec, basePath);
+  const carriers = parameterCarriers(indexOperations(spec, basePath));
+  const reading = grapeParameters(indexReadings(spec, basePath));
+  const multipart = multipartBodies();
+  const limits = fieldLimitsOf(spec, basePath);
+  const validatorOfPath = new Map<string, RequestHandler>();
+  const steps = new Map<IndexedOperation, RequestHandler>();
+  for (const operation of index.operations) {
+    const handler = options.handlers.get(operation.operationId);
+    if (handler === undefined) throw new Error(`no handler for ${operation.operationId}`);
+    let validate = validatorOfPath.get(operation.template);
+    if (validate === undefined) {
+      validate = lazyValidator(() =>
+        validatorMiddlewares({
+          apiSpec: documentForPath(spec, operation.template),
+          validateResponses: options.validateResponses,
+        }),
+      );
+      validatorOfPath.set(operation.template, validate);
+    }
+    steps.set(operation, inSeries([multipart, carriers, reading, validate, serve(handler)]));
+  }
+  const noLimits: FieldLimits = new Map();
+
+  const middleware: RequestHandler = (req, res, next) => {
+    const path = req.path;
+    if (path !== basePath && !path.startsWith(`${basePath}/`)) return next();
+    const match = index.match(req.method, path.slice(basePath.length));
+    if (match === undefined) return next(new RouteError(404));
+    if (match.kind === 'method') return next(new RouteError(405, { Allow: match.allow.join(', ') }));
+    const { operation, params } = match;
+    rememberOperation(req, { operation, params, bodyLimits: limits.get(operation.key) ?? noLimits });
+    steps.get(operation)?.(req, res, next);
   };
-  const idle = [named('securityMiddleware'), named('pathParamsMiddleware')];
-  const multipart = named('multipartMiddleware');
-  return chain
-    .filter((middleware) => !idle.includes(middleware))
-    .map((middleware): RequestHandler => (middleware === multipart ? onlyWithBody(multipart) : middleware));
+
+  const warmUp = async (app: Express): Promise<void> => {
+    for (const operation of index.operations) {
+      const validate = validatorOfPath.get(operation.template);
+      if (validate === undefined) continue;
+      await new Promise<void>((resolve) => {
+        validate(warmUpRequest(app, basePath, operation), {} as Response, () => resolve());
+      });
+      // Requests that came meanwhile go first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  return { middleware, warmUp };
+}
+
+/**
+ * A request of the operation that only the validator sees (an object on the application's request
+ * prototype, as Express makes them): every path parameter `0`, no query, a JSON content type where the
+ * operation has a body. Refused or not, its validation compiles the operation's schemas.
+ */
+function warmUpRequest(app: Express, basePath: string, operation: IndexedOperation): Request {
+  const url = `${basePath}${operation.template.replace(/\{[^}]+\}/g, '0')}`;
+  const req = Object.create(app.request) as Request;
+  Object.assign(req, {
+    app,
+    method: operation.method === 'HEAD' ? 'GET' : operation.method,
+    url,
+    originalUrl: url,
+    baseUrl: '',
+    headers:
+      operation.method === 'GET' || operation.method === 'HEAD' ? {} : { 'content-type': 'application/json' },
+    query: {},
+    body: operation.method === 'GET' || operation.method === 'HEAD' ? undefined : {},
+    params: {},
+  });
+  return req;
+}
+
+/**
+ * A path's validator, made on the path's first request: each instance loads its document and builds its
+ * Ajv instances, tens of milliseconds of CPU time, which a server starting with every path's would spend
+ * before answering anything.
+ */
+function lazyValidator(make: () => RequestHandler[]): RequestHandler {
+  let validate: RequestHandler | undefined;
+  return (req, res, next) => {
+    validate ??= inSeries(make().map(headAsGet));
+    validate(req, res, next);
+  };
+}
+
+/** The handler, with `req.params` the path parameters as the route index decoded them. */
+function serve(handler: AnyOperationHandler): RequestHandler {
+  return (req, res) => {
+    req.params = matchedOperation(req)?.params ?? {};
+    return handler(req, res);
+  };
+}
+
+/** The `maxLength`/`minLength` of each operation's top-level body properties, by operation key. */
+function fieldLimitsOf(spec: Json, basePath: string): Map<string, FieldLimits> {
+  const byOperation = new Map<string, FieldLimits>();
+  for (const { key, operation } of operationsOf(spec, basePath)) {
+    const requestBody = resolve(spec, operation.requestBody);
+    if (!isObject(requestBody) || !isObject(requestBody.content)) continue;
+    const limits = new Map<string, { maxLength?: number; minLength?: number }>();
+    for (const media of Object.values(requestBody.content))
+      if (isObject(media)) addLimits(spec, media.schema, limits, 0);
+    byOperation.set(key, limits);
+  }
+  return byOperation;
+}
+
+function addLimits(
+  spec: Json,
+  schema: unknown,
+  into: Map<string, { maxLength?: number; minLength?: number }>,
+  depth: number,
+): void {
+  const resolved = resolve(spec, schema);
+  if (!isObject(resolved) || depth > 8) return;
+  if (isObject(resolved.properties))
+    for (const [name, property] of Object.entries(resolved.properties)) {
+      const limits = limitsOf(spec, property, 0);
+      if (limits !== undefined && !into.has(name)) into.set(name, limits);
+    }
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    const parts = resolved[key];
+    if (Array.isArray(parts)) for (const part of parts) addLimits(spec, part, into, depth + 1);
+  }
+}
+
+/** A property's own text limits, or those of its one variant besides null. */
+function limitsOf(
+  spec: Json,
+  schema: unknown,
+  depth: number,
+): { maxLength?: number; minLength?: number } | undefined {
+  const resolved = resolve(spec, schema);
+  if (!isObject(resolved) || depth > 4) return undefined;
+  const { maxLength, minLength } = resolved;
+  if (typeof maxLength === 'number' || typeof minLength === 'number')
+    return {
+      ...(typeof maxLength === 'number' ? { maxLength } : {}),
+      ...(typeof minLength === 'number' ? { minLength } : {}),
+    };
+  for (const key of ['oneOf', 'anyOf', 'allOf']) {
+    const parts = resolved[key];
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts) {
+      const found = limitsOf(spec, part, depth + 1);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+interface ValidatorOptions {
+  apiSpec: Json;
+  validateResponses: boolean;
 }
 
 function validatorMiddlewares(options: ValidatorOptions): RequestHandler[] {
-  // Route lookup: patches/express-openapi-validator@5.6.2.patch compiles the spec's routes once into an index
-  // (5.6 compiled and tried every route on every request, a quarter of the CPU time of a read).
   return OpenApiValidator.middleware({
-    // The validator mutates the document it is given; apiDocumentFor hands it a copy.
-    apiSpec: options.apiSpec as never,
+    // The validator mutates the document it is given: each path's document is its own copy.
+    apiSpec: structuredClone(options.apiSpec) as never,
     // Bodies are not coerced (grapeParameters reads them as Grape does; the validator's coercion made a null
     // false, "" or 0). Query and path values are always coerced by the validator, from text.
     validateRequests: { coerceTypes: false, allowUnknownQueryParameters: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+    // Authentication is ours (core/http/auth.ts); multipart bodies are read before (multipart.ts).
     validateSecurity: false,
     validateApiSpec: false,
     ignoreUndocumented: false,
-    fileUploader: { limits: { fileSize: 512 * 1024 * 1024 } },
+    fileUploader: false,
   }) as unknown as RequestHandler[];
 }

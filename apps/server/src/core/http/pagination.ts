@@ -1,7 +1,8 @@
 // Offset pagination: page/per_page in, the X-* and Link headers out (GitLab's rules).
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import type { PageWindow } from '../store/paging.js';
 import { originOf, splitUrl } from './request.js';
+import type { ApiRequest } from './types.js';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -17,7 +18,7 @@ export interface PageRequest extends PageWindow {
  * The page number is kept to a safe integer and so is the offset: a huge page (`page=99999999999999999999`)
  * is a page past the end, an empty list, never an offset the database cannot take.
  */
-export function readPage(req: Request): PageRequest {
+export function readPage(req: ApiRequest): PageRequest {
   const page = Math.min(Number.MAX_SAFE_INTEGER, Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1));
   const perPage = Math.min(
     MAX_PER_PAGE,
@@ -28,7 +29,7 @@ export function readPage(req: Request): PageRequest {
 }
 
 /** Makes the URLs of the other pages of this request: its own URL with page and per_page set. */
-function pageUrls(req: Request, perPage: number): (page: number) => string {
+function pageUrls(req: ApiRequest, perPage: number): (page: number) => string {
   // Built by concatenation around the one parse of the query: URL objects and their serialisation, four
   // times over, were a tenth of a small list's time.
   const { path, search } = splitUrl(req.originalUrl);
@@ -51,7 +52,7 @@ function otherParameters(search: string): string {
 
 /** Sets the pagination headers for a list of `total` items of which the current page is sent. */
 export function setPaginationHeaders(
-  req: Request,
+  req: ApiRequest,
   res: Response,
   pageRequest: PageRequest,
   total: number,

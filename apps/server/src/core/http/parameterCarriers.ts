@@ -4,6 +4,7 @@
 // GitLab (Grape on Rack) merges the query and the body into one set of parameters for every method, the body
 // winning on a name given twice; moving names by the operation's own schema gives the same result.
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { matchedRoute } from './matchedOperation.js';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
 import { isObject, type Json, type OperationOfDocument, operationsOf, resolve } from './specDocument.js';
@@ -47,10 +48,7 @@ function carriersOf(spec: Json, { operation, parameters }: OperationOfDocument):
   return { query, body, mediaType: mediaTypes.includes(FORM) ? FORM : mediaTypes[0] };
 }
 
-/**
- * Every operation of the document by `METHOD /base/path/{template}`: the key the validator's route lookup
- * gives (`req.openapi.openApiRoute`, which carries the document's base path).
- */
+/** Every operation of the document by `METHOD /base/path/{template}` (the key of core/http's route index). */
 export function indexOperations(spec: Json, basePath = ''): Map<string, OperationCarriers> {
   return new Map(operationsOf(spec, basePath).map((entry) => [entry.key, carriersOf(spec, entry)]));
 }
@@ -162,15 +160,9 @@ function bodyIntoQuery(req: Request, operation: OperationCarriers): void {
   req.originalUrl = req.url;
 }
 
-/** The route the validator matched (set by its metadata middleware), as `METHOD /base/path/{template}`. */
-export function matchedRoute(req: Request): string | undefined {
-  const openapi = (req as Request & { openapi?: { openApiRoute?: unknown } }).openapi;
-  return typeof openapi?.openApiRoute === 'string' ? `${req.method} ${openapi.openApiRoute}` : undefined;
-}
-
 /**
- * The middleware that puts every parameter where the operation declares it. It runs inside the validator's
- * chain, after its route lookup (req.openapi) and multipart parsing, before request validation.
+ * The middleware that puts every parameter where the operation declares it. It runs after the route index
+ * matched the request's operation and multipart bodies were read, before request validation.
  */
 export function parameterCarriers(index: ReadonlyMap<string, OperationCarriers>): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {

@@ -1,6 +1,7 @@
 // Small readers of an Express request shared by the routers.
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { invalidParameter, missingParameter } from './errors.js';
+import type { ApiRequest } from './types.js';
 
 /** A request URL's path and its query string (what follows the first `?`, '' without one). */
 export function splitUrl(url: string): { path: string; search: string } {
@@ -9,32 +10,32 @@ export function splitUrl(url: string): { path: string; search: string } {
 }
 
 /** scheme://host of the request, for the web_url and Link values the API returns. */
-export function originOf(req: Request): string {
+export function originOf(req: ApiRequest): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 }
 
 /** A path parameter (Express has already decoded `%2F` into `/`). */
-export function pathParam(req: Request, name: string): string {
+export function pathParam(req: ApiRequest, name: string): string {
   const value = req.params[name];
   if (typeof value !== 'string' || value === '') throw missingParameter(name);
   return value;
 }
 
 /** An integer path parameter (`key_id`, `badge_id`): digits only, else a 400 naming it. */
-export function integerPathParam(req: Request, name: string): number {
+export function integerPathParam(req: ApiRequest, name: string): number {
   const value = pathParam(req, name);
   if (!/^\d+$/.test(value)) throw invalidParameter(name);
   return Number(value);
 }
 
 /** A required query parameter that the validator has already checked. */
-export function queryString(req: Request, name: string): string {
+export function queryString(req: ApiRequest, name: string): string {
   const value = req.query[name];
   if (typeof value !== 'string') throw missingParameter(name);
   return value;
 }
 
-export function optionalQueryString(req: Request, name: string): string | undefined {
+export function optionalQueryString(req: ApiRequest, name: string): string | undefined {
   const value = req.query[name];
   return typeof value === 'string' ? value : undefined;
 }

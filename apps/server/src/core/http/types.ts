@@ -29,3 +29,15 @@ export type ResponseBody<
   Op extends OperationId,
   Status extends keyof operations[Op]['responses'],
 > = JsonContent<operations[Op]['responses'][Status]>;
+
+/**
+ * A request of any operation, for the readers several operations share (pagination, path parameters): each
+ * handler's request (core/http/operations.ts) is one. The response body type is `never` so that every
+ * operation's request (whose `res` takes only its own bodies) fits.
+ */
+export type ApiRequest = import('express').Request<
+  Record<string, string>,
+  never,
+  unknown,
+  Record<string, unknown>
+>;
