@@ -77,6 +77,9 @@ export const AREAS: readonly Area[] = [
   integrationsArea,
 ];
 
+/** The areas that load a fixtures file, each its own part: every area, SCIM's served apart included. */
+export const FIXTURE_AREAS: readonly Area[] = [...AREAS, scimArea];
+
 export interface AppOptions extends DataDirectoryOptions {
   /** Validate every response against the spec (development and tests). */
   validateResponses?: boolean;
@@ -101,7 +104,7 @@ export interface CollabApp {
 }
 
 export async function createApp(options: AppOptions): Promise<CollabApp> {
-  const context = await openDataDirectory(options);
+  const context = await openDataDirectory({ ...options, fixtureAreas: FIXTURE_AREAS });
   const { db, jobs } = context;
   const areaOptions = {
     pipelineTimeScale: options.pipelineTimeScale ?? 1,

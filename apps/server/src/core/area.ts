@@ -1,6 +1,8 @@
-// What an area of the API gives the application: its routes and, if it has background work, its job handlers.
+// What an area of the API gives the application: its routes and, if it has them, its background job handlers
+// and its fixtures loader.
 import type { Router } from 'express';
 import type { ServerContext } from './context.js';
+import type { FixtureLoad } from './store/fixtures.js';
 
 /** Settings of the running application that some areas' background work reads. */
 export interface AreaOptions {
@@ -17,4 +19,13 @@ export interface Area {
   router(context: ServerContext): Router;
   /** Registers the area's job handlers on the queue (areas without background work leave this out). */
   registerJobs?(context: ServerContext, options: AreaOptions): void;
+  /** Loads the area's part of a fixtures file (areas without fixtures leave this out). */
+  fixtures?: AreaFixtures;
+}
+
+/** How an area loads its part of a fixtures file (core/store/fixtures.ts runs every area's in one transaction). */
+export interface AreaFixtures {
+  /** Areas whose fixtures must be loaded first (the users, groups or projects this area's objects name). */
+  after: readonly string[];
+  load(load: FixtureLoad): Promise<void>;
 }

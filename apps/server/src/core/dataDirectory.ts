@@ -2,6 +2,7 @@
 // fixtures into an empty database. Every server process opens it; with several workers the first one opens
 // it alone, so that the others find it migrated and seeded.
 import { mkdir } from 'node:fs/promises';
+import type { Area } from './area.js';
 import type { ServerContext } from './context.js';
 import { RepositoryEvents } from './git/repositoryEvents.js';
 import { RepositoryStorages } from './git/storages.js';
@@ -16,6 +17,8 @@ export interface DataDirectoryOptions {
   dataDir: string;
   /** Objects the API cannot create (users, tokens, groups, projects …), loaded into an empty database. */
   fixtures?: Fixtures;
+  /** The areas whose fixtures hooks load `fixtures` (app.ts's FIXTURE_AREAS); needed with `fixtures`. */
+  fixtureAreas?: readonly Area[];
   /** Names of the repository storages; the first is where new repositories go. */
   storageNames?: string[];
   /** How often the job queue polls when idle (default 100 ms). */
@@ -37,6 +40,9 @@ export async function openDataDirectory(options: DataDirectoryOptions): Promise<
     repositoryEvents: new RepositoryEvents(),
     instance: instanceSettings(options.fixtures?.instance, options.instance),
   };
-  if (options.fixtures) await loadFixturesIfEmpty(context, options.fixtures);
+  if (options.fixtures) {
+    if (!options.fixtureAreas) throw new Error('fixtures given without the areas that load them');
+    await loadFixturesIfEmpty(context, options.fixtures, options.fixtureAreas);
+  }
   return context;
 }

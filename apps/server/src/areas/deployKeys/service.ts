@@ -8,17 +8,28 @@ import { toBoolean } from '../../core/http/booleans.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { isUniqueViolation, nowIso } from '../../core/store/database.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { DeployKeysTable } from '../../core/store/tables.js';
+import { isUniqueViolation } from '../../core/store/database.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
 import { parseSshPublicKey } from './sshPublicKey.js';
+import {
+  type DeployKeyRow,
+  findKeyByFingerprint,
+  findProjectKey,
+  insertKey,
+  insertKeyUse,
+  keyExists,
+  pageOfKeys,
+  pageOfProjectKeys,
+  projectsUsingKey,
+  removeKeyUse,
+  setKeyCanPush,
+  setKeyTitle,
+} from './store.js';
 
 export type DeployKey = Schemas['DeployKey'];
 export type DeployKeyInstance = Schemas['DeployKeyInstance'];
 type AddDeployKeyRequest = RequestBody<'addDeployKey'>;
 type UpdateDeployKeyRequest = RequestBody<'updateDeployKey'>;
-
-type DeployKeyRow = Omit<DeployKeysTable, 'id'> & { id: number };
 
 /** GitLab's limit on a key title. */
 const MAX_TITLE_LENGTH = 255;
@@ -35,25 +46,17 @@ function presentProjectKey(row: DeployKeyRow & { can_push: number }): DeployKey 
   return { ...presentInstanceKey(row), can_push: row.can_push === 1 };
 }
 
-/** The keys enabled for a project, nothing selected yet (a list counts them, a read selects one). */
-function projectKeyUses(db: Db, projectId: number) {
-  return db
-    .selectFrom('deploy_keys_projects as dkp')
-    .innerJoin('deploy_keys as dk', 'dk.id', 'dkp.deploy_key_id')
-    .where('dkp.project_id', '=', projectId);
-}
-
-function projectKeys(db: Db, projectId: number) {
-  return projectKeyUses(db, projectId).selectAll('dk').select('dkp.can_push');
-}
-
-async function findProjectKey(db: Db, projectId: number, keyId: number): Promise<DeployKey | undefined> {
-  const row = await projectKeys(db, projectId).where('dk.id', '=', keyId).executeTakeFirst();
+async function findPresentedProjectKey(
+  db: Db,
+  projectId: number,
+  keyId: number,
+): Promise<DeployKey | undefined> {
+  const row = await findProjectKey(db, projectId, keyId);
   return row ? presentProjectKey(row) : undefined;
 }
 
 async function requireProjectKey(db: Db, projectId: number, keyId: number): Promise<DeployKey> {
-  const key = await findProjectKey(db, projectId, keyId);
+  const key = await findPresentedProjectKey(db, projectId, keyId);
   if (!key) throw deployKeyNotFound();
   return key;
 }
@@ -61,13 +64,7 @@ async function requireProjectKey(db: Db, projectId: number, keyId: number): Prom
 /** A key is accessible to administrators and to the maintainers of any project that uses it. */
 async function canAccessKey(db: Db, caller: Caller, keyId: number): Promise<boolean> {
   if (caller.user?.isAdmin) return true;
-  const projects = await db
-    .selectFrom('deploy_keys_projects as dkp')
-    .innerJoin('projects as p', 'p.id', 'dkp.project_id')
-    .selectAll('p')
-    .where('dkp.deploy_key_id', '=', keyId)
-    .execute();
-  for (const project of projects) {
+  for (const project of await projectsUsingKey(db, keyId)) {
     if ((await projectAccessLevel(db, caller, project)) >= AccessLevel.MAINTAINER) return true;
   }
   return false;
@@ -94,12 +91,7 @@ export async function listAllDeployKeys(
   const user = requireUser(caller);
   requireScope(caller, 'read_api');
   if (!user.isAdmin) throw forbidden('403 Forbidden - Administrators only');
-  const page = await readPageOf(
-    context.db,
-    context.db.selectFrom('deploy_keys'),
-    (query) => query.selectAll().orderBy('id'),
-    window,
-  );
+  const page = await pageOfKeys(context.db, window);
   return { items: page.items.map(presentInstanceKey), total: page.total };
 }
 
@@ -116,13 +108,7 @@ export async function listProjectDeployKeys(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const page = await readPageOf(
-    context.db,
-    projectKeyUses(context.db, project.id),
-    // By the key id of the project's index (equal to dk.id): no sort of the whole collection.
-    (query) => query.selectAll('dk').select('dkp.can_push').orderBy('dkp.deploy_key_id'),
-    window,
-  );
+  const page = await pageOfProjectKeys(context.db, project.id, window);
   return { items: page.items.map(presentProjectKey), total: page.total };
 }
 
@@ -166,38 +152,19 @@ export async function addDeployKey(
   const canPush = toBoolean(body.can_push) ?? false;
   const { db } = context;
 
-  const existing = await db
-    .selectFrom('deploy_keys')
-    .selectAll()
-    .where('fingerprint_sha256', '=', parsed.key.fingerprintSha256)
-    .executeTakeFirst();
+  const existing = await findKeyByFingerprint(db, parsed.key.fingerprintSha256);
   if (existing && !(await canAccessKey(db, caller, existing.id))) throw keyTaken();
   // An existing key is never accessible through this project yet: its join row would make it taken below.
   try {
     const keyId = await db.transaction().execute(async (trx) => {
       const id =
         existing?.id ??
-        (
-          await trx
-            .insertInto('deploy_keys')
-            .values({
-              title,
-              key: parsed.key.normalized,
-              fingerprint_sha256: parsed.key.fingerprintSha256,
-              created_at: nowIso(),
-            })
-            .returning('id')
-            .executeTakeFirstOrThrow()
-        ).id;
-      await trx
-        .insertInto('deploy_keys_projects')
-        .values({
-          project_id: project.id,
-          deploy_key_id: id,
-          can_push: canPush ? 1 : 0,
-          created_at: nowIso(),
-        })
-        .execute();
+        (await insertKey(trx, {
+          title,
+          key: parsed.key.normalized,
+          fingerprintSha256: parsed.key.fingerprintSha256,
+        }));
+      await insertKeyUse(trx, project.id, id, canPush);
       return id;
     });
     return requireProjectKey(db, project.id, keyId);
@@ -234,16 +201,8 @@ export async function updateDeployKey(
   const title = body?.title === undefined ? undefined : checkTitle(body.title);
   await context.db.transaction().execute(async (trx) => {
     // The title belongs to the key (shared by its projects); can_push to this project's use of it.
-    if (title !== undefined)
-      await trx.updateTable('deploy_keys').set({ title }).where('id', '=', keyId).execute();
-    if (canPush !== undefined) {
-      await trx
-        .updateTable('deploy_keys_projects')
-        .set({ can_push: canPush ? 1 : 0 })
-        .where('project_id', '=', project.id)
-        .where('deploy_key_id', '=', keyId)
-        .execute();
-    }
+    if (title !== undefined) await setKeyTitle(trx, keyId, title);
+    if (canPush !== undefined) await setKeyCanPush(trx, project.id, keyId, canPush);
   });
   return requireProjectKey(context.db, project.id, keyId);
 }
@@ -263,19 +222,7 @@ export async function deleteDeployKey(
     AccessLevel.MAINTAINER,
   );
   await requireProjectKey(context.db, project.id, keyId);
-  await context.db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('deploy_keys_projects')
-      .where('project_id', '=', project.id)
-      .where('deploy_key_id', '=', keyId)
-      .execute();
-    const stillUsed = await trx
-      .selectFrom('deploy_keys_projects')
-      .select('project_id')
-      .where('deploy_key_id', '=', keyId)
-      .executeTakeFirst();
-    if (!stillUsed) await trx.deleteFrom('deploy_keys').where('id', '=', keyId).execute();
-  });
+  await removeKeyUse(context.db, project.id, keyId);
 }
 
 /**
@@ -296,15 +243,11 @@ export async function enableDeployKey(
     AccessLevel.MAINTAINER,
   );
   const { db } = context;
-  const enabled = await findProjectKey(db, project.id, keyId);
+  const enabled = await findPresentedProjectKey(db, project.id, keyId);
   if (enabled) return enabled;
-  const key = await db.selectFrom('deploy_keys').select('id').where('id', '=', keyId).executeTakeFirst();
-  if (!key || !(await canAccessKey(db, caller, keyId))) throw deployKeyNotFound();
+  if (!(await keyExists(db, keyId)) || !(await canAccessKey(db, caller, keyId))) throw deployKeyNotFound();
   try {
-    await db
-      .insertInto('deploy_keys_projects')
-      .values({ project_id: project.id, deploy_key_id: keyId, can_push: 0, created_at: nowIso() })
-      .execute();
+    await insertKeyUse(db, project.id, keyId, false);
   } catch (error) {
     // A concurrent enable of the same key won: the key is enabled either way. A concurrent delete of the
     // key's last use removed the key: then it is gone.

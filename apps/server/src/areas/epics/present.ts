@@ -3,7 +3,7 @@
 
 import type { Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { presentUser, usersById } from '../issues/index.js';
+import { presentUser, usersById } from '../issuables/index.js';
 import { type LabelDetails, labelDetailsOf } from './labels.js';
 import { type EpicRow, groupPaths, labelsOf, votesOf } from './store.js';
 

@@ -8,7 +8,7 @@ import { invalidParameter } from '../../core/http/errors.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
-import { integerQuery, orderQuery } from '../issues/index.js';
+import { integerQuery, orderQuery } from '../issuables/index.js';
 import { labelFilter } from './labels.js';
 import {
   createGroupEpic,

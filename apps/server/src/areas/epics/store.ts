@@ -3,7 +3,14 @@
 // Lists name the epic table `i` and join `groups` unaliased (core/access's inMemberHierarchy tests
 // `groups.id`).
 
-import { type Expression, expressionBuilder, type Selectable, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  expressionBuilder,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -467,4 +474,51 @@ export async function isSelfOrAncestor(db: Db, groupId: number, ancestorId: numb
     .where('ancestor_id', '=', ancestorId)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/* Fixtures ---------------------------------------------------------------------------------------- */
+
+/** Adds an epic as a fixtures file describes it, with its labels and reactions; returns its ID. */
+export async function insertFixtureEpic(
+  db: Db,
+  epic: Insertable<EpicsTable>,
+  labels: readonly string[],
+  awards: readonly { name: string; userId: number }[],
+): Promise<number> {
+  const { id } = await db.insertInto('epics').values(epic).returning('id').executeTakeFirstOrThrow();
+  for (const name of labels)
+    await db
+      .insertInto('issuable_labels')
+      .values({ issuable_type: EPIC_TYPE, issuable_id: id, name })
+      .execute();
+  for (const award of awards)
+    await db
+      .insertInto('award_emoji')
+      .values({
+        name: award.name,
+        user_id: award.userId,
+        awardable_type: EPIC_TYPE,
+        awardable_id: id,
+        created_at: epic.created_at,
+        updated_at: epic.created_at,
+      })
+      .execute();
+  return id;
+}
+
+/** Sets an epic's inherited and effective dates. */
+export async function setEpicDates(
+  db: Db,
+  id: number,
+  dates: Pick<EpicRow, 'start_date_inherited' | 'due_date_inherited' | 'start_date' | 'end_date'>,
+): Promise<void> {
+  await db.updateTable('epics').set(dates).where('id', '=', id).execute();
+}
+
+/** Sets the group's epic counter (the last iid given). */
+export async function setEpicCounter(db: Db, groupId: number, lastValue: number): Promise<void> {
+  await db
+    .insertInto('group_internal_ids')
+    .values({ group_id: groupId, usage: 'epics', last_value: lastValue })
+    .execute();
 }

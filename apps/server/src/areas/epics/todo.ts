@@ -7,7 +7,7 @@ import type { Caller } from '../../core/access/caller.js';
 import { requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
-import { presentUser } from '../issues/index.js';
+import { presentUser } from '../issuables/index.js';
 import { createTodo, type PresentedTarget, registerTodoTarget } from '../todos/index.js';
 import { type Epic, presentEpics } from './present.js';
 import { epicGroup, readableEpic } from './service.js';

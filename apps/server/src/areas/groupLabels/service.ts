@@ -27,6 +27,7 @@ import {
   listLabels,
   subscribe,
   subscribedLabelIds,
+  titleTaken,
   unsubscribe,
   updateLabel,
 } from './store.js';
@@ -148,13 +149,7 @@ export async function createGroupLabel(
   const groupIds = await labelGroups(context, access, true);
   const row = await context.db.transaction().execute(async (trx) => {
     // The same name among the labels the group sees (its ancestors' too) is a conflict (GitLab's 409).
-    const existing = await trx
-      .selectFrom('labels')
-      .select('id')
-      .where('group_id', 'in', groupIds)
-      .where('title', '=', title)
-      .executeTakeFirst();
-    if (existing) throw conflict('Label already exists');
+    if (await titleTaken(trx, groupIds, title)) throw conflict('Label already exists');
     return insertLabel(trx, {
       groupId: access.group.id,
       title,
@@ -193,14 +188,8 @@ export async function updateGroupLabel(
     const label = await findLabel(trx, [access.group.id], idOrTitle);
     if (!label) throw labelNotFound();
     if (changes.title !== undefined && changes.title !== label.title) {
-      const taken = await trx
-        .selectFrom('labels')
-        .select('id')
-        .where('group_id', 'in', groupIds)
-        .where('title', '=', changes.title)
-        .where('id', '!=', label.id)
-        .executeTakeFirst();
-      if (taken) throw invalid('title', 'has already been taken');
+      if (await titleTaken(trx, groupIds, changes.title, label.id))
+        throw invalid('title', 'has already been taken');
     }
     return updateLabel(trx, label.id, changes);
   });

@@ -182,3 +182,38 @@ export async function countsByTitle(
   }
   return counts;
 }
+
+/** Adds a label of a group (fixtures). */
+export async function insertGroupLabel(
+  db: Db,
+  label: { groupId: number; title: string; color: string; description: string | null; now: string },
+): Promise<void> {
+  await db
+    .insertInto('labels')
+    .values({
+      group_id: label.groupId,
+      project_id: null,
+      title: label.title,
+      color: label.color,
+      description: label.description,
+      created_at: label.now,
+      updated_at: label.now,
+    })
+    .execute();
+}
+
+/** Whether one of these groups has a label of this title (other than `exceptId`). */
+export async function titleTaken(
+  db: Db,
+  groupIds: readonly number[],
+  title: string,
+  exceptId?: number,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('labels')
+    .select('id')
+    .where('group_id', 'in', [...groupIds])
+    .where('title', '=', title);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}

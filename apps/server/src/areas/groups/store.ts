@@ -1,7 +1,7 @@
 // The groups area's queries: which groups a caller may see (GitLab's GroupsFinder, in SQL), one page of them,
 // and what presenting a page needs (the names of their ancestors, custom attributes, statistics), each one
 // query for the whole page.
-import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Insertable, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { GroupRow } from '../../core/access/access.js';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import type { Db } from '../../core/store/database.js';
@@ -195,4 +195,10 @@ export function projectsInGroups(db: Db, groupIds: readonly number[]) {
     .select(['id', 'namespace_id', 'repository_storage', 'repository_generation'])
     .where('namespace_id', 'in', groupIds)
     .execute();
+}
+
+/** Adds a group (fixtures; its ancestors' rows are the database's triggers' work); returns its ID. */
+export async function insertGroup(db: Db, group: Insertable<Database['groups']>): Promise<number> {
+  const { id } = await db.insertInto('groups').values(group).returning('id').executeTakeFirstOrThrow();
+  return id;
 }

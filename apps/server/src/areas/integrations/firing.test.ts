@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURE_AREAS } from '../../app.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import { type Caller, callerForToken } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
@@ -79,7 +80,7 @@ let owner: Caller;
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'collab-integrations-'));
   const demo = await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH));
-  context = await openDataDirectory({ dataDir, fixtures: demo });
+  context = await openDataDirectory({ dataDir, fixtures: demo, fixtureAreas: FIXTURE_AREAS });
   registerIntegrationDeliveryJob(context, { timeoutMs: 1000, retryDelaysMs: [30, 30] });
   registerIntegrationEvents(context, BASE_URL);
   await context.jobs.start();

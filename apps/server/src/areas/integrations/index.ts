@@ -5,12 +5,14 @@
 import type { Area } from '../../core/area.js';
 import { DEFAULT_INTEGRATION_DELIVERY, registerIntegrationDeliveryJob } from './delivery.js';
 import { registerIntegrationEvents } from './events.js';
+import { integrationsFixtures } from './fixtures.js';
 import { integrationsRouter } from './routes.js';
 
 export { outboxDirectory } from './delivery.js';
 
 export const integrationsArea: Area = {
   name: 'integrations',
+  fixtures: integrationsFixtures,
   router: integrationsRouter,
   registerJobs: (context, options) => {
     registerIntegrationDeliveryJob(context, DEFAULT_INTEGRATION_DELIVERY);

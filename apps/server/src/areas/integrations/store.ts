@@ -1,5 +1,5 @@
 // The integrations area's queries: one row per project and slug (migration 025).
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { IntegrationsTable } from '../../core/store/tables.js';
@@ -102,4 +102,9 @@ export async function pipelineProjectId(db: Db, pipelineId: number): Promise<num
     .where('id', '=', pipelineId)
     .executeTakeFirst();
   return row?.project_id;
+}
+
+/** Adds an integration row as given (fixtures). */
+export async function insertIntegration(db: Db, integration: Insertable<IntegrationsTable>): Promise<void> {
+  await db.insertInto('integrations').values(integration).execute();
 }

@@ -12,7 +12,7 @@ import {
   taskCompletion,
   usersById,
   usersOf,
-} from './issuables.js';
+} from '../issuables/index.js';
 import { type IssueRow, issuesById } from './store.js';
 
 export type Issue = Schemas['Issue'];

@@ -8,7 +8,7 @@ import { invalidParameter } from '../../core/http/errors.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
-import { labelFilter } from './issuables.js';
+import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
 import {
   createProjectIssue,
   getProjectIssue,
@@ -17,39 +17,6 @@ import {
   updateProjectIssue,
 } from './service.js';
 import type { IssueOrder } from './store.js';
-
-/** An integer query parameter (the validator has checked it; a number or its digits). */
-export function integerQuery(req: Request, name: string): number | undefined {
-  const value = req.query[name];
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (typeof value === 'object' || !Number.isSafeInteger(number)) throw invalidParameter(name);
-  return number;
-}
-
-/** `iids[]=1&iids[]=2` or `iids=1&iids=2` (the query parser makes both `iids`); undefined if absent. */
-export function iidsQuery(req: Request): number[] | undefined {
-  const value = req.query.iids;
-  if (value === undefined) return undefined;
-  const values = Array.isArray(value) ? value : [value];
-  return values.map((item) => {
-    const number = Number(item);
-    if (typeof item === 'object' || !Number.isSafeInteger(number)) throw invalidParameter('iids');
-    return number;
-  });
-}
-
-/** `order_by` and `sort`, whose values the validator has checked. */
-export function orderQuery<OrderBy extends string>(
-  req: Request,
-  allowed: readonly OrderBy[],
-): { orderBy: OrderBy; sort: 'asc' | 'desc' } {
-  const orderBy = optionalQueryString(req, 'order_by') ?? 'created_at';
-  if (!(allowed as readonly string[]).includes(orderBy)) throw invalidParameter('order_by');
-  const sort = optionalQueryString(req, 'sort') ?? 'desc';
-  if (sort !== 'asc' && sort !== 'desc') throw invalidParameter('sort');
-  return { orderBy: orderBy as OrderBy, sort };
-}
 
 function assigneeQuery(req: Request): IssueListFilters['assignee'] {
   const value = req.query.assignee_id;

@@ -22,8 +22,8 @@ import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { multipleIssueAssignees } from '../features/index.js';
+import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from '../issuables/index.js';
 import { issueStateChanged } from './events.js';
-import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from './issuables.js';
 import { type Issue, presentIssues } from './present.js';
 import {
   activeUsers,

@@ -1,11 +1,11 @@
 // The issues area's queries. An issue's labels and assignees are rows of issuable_labels and issuable_users
 // (issuables.ts); its iid comes from the project's counter in internal_ids, taken in the creating transaction.
 
-import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
+import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { IssuesTable, UsersTable } from '../../core/store/tables.js';
-import { type LabelFilter, labelCondition, searchCondition, userCondition } from './issuables.js';
+import { type LabelFilter, labelCondition, searchCondition, userCondition } from '../issuables/index.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 
@@ -193,4 +193,20 @@ export async function activeUsers(db: Db, userIds: readonly number[]): Promise<S
     .where('state', '=', 'active')
     .execute();
   return userIds.flatMap((id) => rows.filter((row) => row.id === id));
+}
+
+/* Fixtures ---------------------------------------------------------------------------------------- */
+
+/** Adds an issue as given (fixtures); returns its ID. */
+export async function insertFixtureIssue(db: Db, issue: Insertable<IssuesTable>): Promise<number> {
+  const { id } = await db.insertInto('issues').values(issue).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Sets the project's issue counter (the last iid given). */
+export async function setIssueCounter(db: Db, projectId: number, lastValue: number): Promise<void> {
+  await db
+    .insertInto('internal_ids')
+    .values({ project_id: projectId, usage: 'issues', last_value: lastValue })
+    .execute();
 }

@@ -1,7 +1,8 @@
 // The to-dos an issue write makes (GitLab's TodoService#new_issue and #update_issue): new assignees get an
 // `assigned` to-do, users newly @-mentioned in the description a `mentioned` (or `directly_addressed`)
 // one, if they may read the issue; a user who closes an issue has their pending to-dos on it done.
-// Runs in the write's transaction, so the issue and its to-dos are written together.
+// Runs in the write's transaction, so the issue and its to-dos are written together. Issues are also
+// registered as to-do targets, so the caller's to-do list shows to-dos about issues.
 import type { ProjectRow } from '../../core/access/access.js';
 import type { Db } from '../../core/store/database.js';
 import {
@@ -9,8 +10,11 @@ import {
   createTodo,
   markTargetTodosDone,
   mentionedUserIds,
+  type PresentedTarget,
+  registerTodoTarget,
   userMayReadProjectTarget,
 } from '../todos/index.js';
+import { presentIssuesById } from './present.js';
 import type { IssueRow } from './store.js';
 
 export interface IssueWrite {
@@ -53,3 +57,11 @@ export async function makeIssueTodos(trx: Db, write: IssueWrite): Promise<void> 
 
   if (write.closed) await markTargetTodosDone(trx, authorId, target);
 }
+
+// The to-do list shows an issue as the issue list shows it (GitLab's Todo entity embeds the target's entity).
+registerTodoTarget('Issue', async (context, ids, origin) => {
+  const presented = new Map<number, PresentedTarget>();
+  for (const [id, issue] of await presentIssuesById(context.db, ids, origin))
+    presented.set(id, { target: issue, url: issue.web_url });
+  return presented;
+});

@@ -229,3 +229,26 @@ export function activeShares(
     .orderBy('id')
     .execute();
 }
+
+/** Adds a direct member of a group or project (fixtures). */
+export async function insertMember(
+  db: Db,
+  member: {
+    sourceType: 'Group' | 'Project';
+    sourceId: number;
+    userId: number;
+    accessLevel: number;
+    now: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('members')
+    .values({
+      source_type: member.sourceType,
+      source_id: member.sourceId,
+      user_id: member.userId,
+      access_level: member.accessLevel,
+      created_at: member.now,
+    })
+    .execute();
+}

@@ -11,7 +11,7 @@ import {
   taskCompletion,
   usersById,
   usersOf,
-} from '../issues/index.js';
+} from '../issuables/index.js';
 import { type MergeRequestRow, mergeRequestsById } from './store.js';
 
 export type MergeRequest = Schemas['MergeRequest'];

@@ -7,7 +7,7 @@ import { invalidParameter } from '../../core/http/errors.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { ResponseBody } from '../../core/http/types.js';
-import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issues/index.js';
+import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
 import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
 import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
 

@@ -1,10 +1,10 @@
 // The merge requests area's queries. Merge requests come from the fixtures; the API lists and reads them.
 
-import type { Expression, Selectable, SqlBool } from 'kysely';
+import type { Expression, Insertable, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { MergeRequestsTable } from '../../core/store/tables.js';
-import { type LabelFilter, labelCondition, searchCondition } from '../issues/index.js';
+import { type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
 
@@ -93,4 +93,27 @@ export async function hasEarlierMergeRequest(db: Db, row: MergeRequestRow): Prom
     .limit(1)
     .executeTakeFirst();
   return earlier !== undefined;
+}
+
+/* Fixtures ---------------------------------------------------------------------------------------- */
+
+/** Adds a merge request as given (fixtures; the API does not create them); returns its ID. */
+export async function insertFixtureMergeRequest(
+  db: Db,
+  mergeRequest: Insertable<MergeRequestsTable>,
+): Promise<number> {
+  const { id } = await db
+    .insertInto('merge_requests')
+    .values(mergeRequest)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Sets the project's merge request counter (the last iid given). */
+export async function setMergeRequestCounter(db: Db, projectId: number, lastValue: number): Promise<void> {
+  await db
+    .insertInto('internal_ids')
+    .values({ project_id: projectId, usage: 'merge_requests', last_value: lastValue })
+    .execute();
 }

@@ -24,6 +24,7 @@ import { awardEmojiName } from './emoji.js';
 import type { Noteable, NoteableFinder } from './parents.js';
 import { type AwardEmoji, type Note, presentAward, presentNote, presentNotes } from './present.js';
 import {
+  activeUsersAmong,
   deleteNote,
   findNote,
   hasAward,
@@ -126,12 +127,7 @@ async function mentionReaders(
   if (noteable.type === 'Snippet') return readers;
   const ids = await mentionedUserIds(context.db, body);
   if (ids.length === 0) return readers;
-  const rows = await context.db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', 'in', ids)
-    .where('state', '=', 'active')
-    .execute();
+  const rows = await activeUsersAmong(context.db, ids);
   for (const row of rows) {
     const mentioned: Caller = { user: toCallerUser(row), scopes: ['api'] };
     try {

@@ -163,3 +163,13 @@ export function insertAward(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The active users among these (whom a note's mentions may give a to-do). */
+export function activeUsersAmong(db: Db, ids: readonly number[]) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...ids])
+    .where('state', '=', 'active')
+    .execute();
+}

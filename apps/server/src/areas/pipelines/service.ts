@@ -16,16 +16,21 @@ import { repositoryOf } from '../../core/git/repositories.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { QueryParams, RequestBody, Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
 import { type FeatureActor, pipelineTestReport, userActor } from '../features/index.js';
 import { CI_CONFIG_PATH, type CiTestSuite, parseCiConfig } from './config.js';
 import { pipelineStatusChanged } from './events.js';
-import {
-  cancelPipeline as cancelStep,
-  FINISHED_PIPELINE_STATUSES,
-  retryPipeline as retryStep,
-} from './progress.js';
+import { cancelPipeline as cancelStep, retryPipeline as retryStep } from './progress.js';
 import { loadPipelineState, saveStep, scheduleAdvance } from './runner.js';
+import {
+  deletePipelineRow,
+  findPipelineRecord,
+  finishedJobTestReports,
+  insertPipeline,
+  type PipelineRecord,
+  pageOfPipelines,
+  pageOfVariables,
+} from './store.js';
 import { buildTestReport, type TestReport } from './testReport.js';
 
 export type Pipeline = Schemas['Pipeline'];
@@ -41,54 +46,6 @@ const VARIABLE_KEY = /^[A-Za-z0-9_]{1,255}$/;
 function baseError(message: string): ApiError {
   return new ApiError(400, { message: { base: [message] } });
 }
-
-const pipelineColumns = [
-  'p.id',
-  'p.project_id',
-  'p.source',
-  'p.sha',
-  'p.before_sha',
-  'p.ref',
-  'p.tag',
-  'p.status',
-  'p.yaml_errors',
-  'p.created_at',
-  'p.updated_at',
-  'p.started_at',
-  'p.finished_at',
-  'p.committed_at',
-  'p.duration',
-  'p.coverage',
-  'p.user_id',
-  'u.username',
-  'u.name',
-  'u.state',
-  'u.avatar_url',
-] as const;
-
-type PipelineRecord = {
-  id: number;
-  project_id: number;
-  source: string;
-  sha: string;
-  before_sha: string;
-  ref: string;
-  tag: number;
-  status: string;
-  yaml_errors: string | null;
-  created_at: string;
-  updated_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  committed_at: string | null;
-  duration: number | null;
-  coverage: string | null;
-  user_id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatar_url: string | null;
-};
 
 function pipelineWebUrl(origin: string, access: ProjectAccess, id: number): string {
   return `${origin}/${projectFullPath(access)}/-/pipelines/${id}`;
@@ -129,13 +86,7 @@ async function loadPipeline(
   access: ProjectAccess,
   pipelineId: number,
 ): Promise<PipelineRecord> {
-  const record = await context.db
-    .selectFrom('pipelines as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
-    .select(pipelineColumns)
-    .where('p.id', '=', pipelineId)
-    .where('p.project_id', '=', access.project.id)
-    .executeTakeFirst();
+  const record = await findPipelineRecord(context.db, access.project.id, pipelineId);
   if (!record) throw notFound('Pipeline');
   return record;
 }
@@ -202,66 +153,50 @@ export async function createPipeline(
   const parsed = parseCiConfig(file.content.toString('utf8'));
 
   const now = nowIso();
-  const pipelineId = await context.db.transaction().execute(async (trx) => {
-    const { id } = await trx
-      .insertInto('pipelines')
-      .values({
-        project_id: access.project.id,
-        sha: target.sha,
-        // Pipelines created through the API have no push before them, as in GitLab.
-        before_sha: ZERO_SHA,
-        ref: body.ref,
-        tag: target.tag ? 1 : 0,
-        // An invalid configuration gives a pipeline that failed at once, with its errors.
-        status: parsed.ok ? 'pending' : 'failed',
-        source: 'api',
-        yaml_errors: parsed.ok ? null : parsed.errors.join(', '),
-        user_id: user.id,
-        created_at: now,
-        updated_at: now,
-        started_at: null,
-        finished_at: parsed.ok ? null : now,
-        committed_at: null,
-        duration: null,
-        coverage: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (const variable of variables) {
-      await trx
-        .insertInto('pipeline_variables')
-        .values({
-          pipeline_id: id,
-          key: variable.key,
-          value: variable.value,
-          variable_type: variable.variable_type ?? 'env_var',
-        })
-        .execute();
-    }
-    for (const job of parsed.ok ? parsed.config.jobs : []) {
-      await trx
-        .insertInto('pipeline_jobs')
-        .values({
-          pipeline_id: id,
-          name: job.name,
-          stage: job.stage,
-          stage_index: job.stageIndex,
-          status: 'created',
-          outcome: job.outcome,
-          duration_seconds: job.durationSeconds,
-          allow_failure: job.allowFailure ? 1 : 0,
-          coverage: job.coverage,
-          script: JSON.stringify(job.script),
-          test_report: job.testReport ? JSON.stringify(job.testReport) : null,
-          started_at: null,
-          finished_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
-    return id;
-  });
+  const pipelineId = await insertPipeline(
+    context.db,
+    {
+      project_id: access.project.id,
+      sha: target.sha,
+      // Pipelines created through the API have no push before them, as in GitLab.
+      before_sha: ZERO_SHA,
+      ref: body.ref,
+      tag: target.tag ? 1 : 0,
+      // An invalid configuration gives a pipeline that failed at once, with its errors.
+      status: parsed.ok ? 'pending' : 'failed',
+      source: 'api',
+      yaml_errors: parsed.ok ? null : parsed.errors.join(', '),
+      user_id: user.id,
+      created_at: now,
+      updated_at: now,
+      started_at: null,
+      finished_at: parsed.ok ? null : now,
+      committed_at: null,
+      duration: null,
+      coverage: null,
+    },
+    variables.map((variable) => ({
+      key: variable.key,
+      value: variable.value,
+      variable_type: variable.variable_type ?? 'env_var',
+    })),
+    (parsed.ok ? parsed.config.jobs : []).map((job) => ({
+      name: job.name,
+      stage: job.stage,
+      stage_index: job.stageIndex,
+      status: 'created',
+      outcome: job.outcome,
+      duration_seconds: job.durationSeconds,
+      allow_failure: job.allowFailure ? 1 : 0,
+      coverage: job.coverage,
+      script: JSON.stringify(job.script),
+      test_report: job.testReport ? JSON.stringify(job.testReport) : null,
+      started_at: null,
+      finished_at: null,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
   // Read before the runner's first step can move it: the answer shows the pipeline as created.
   const created = presentPipeline(await loadPipeline(context, access, pipelineId), access, origin);
   await pipelineStatusChanged(context, pipelineId);
@@ -278,71 +213,7 @@ export async function listPipelines(
   origin: string,
 ): Promise<Page<PipelineListItem>> {
   const access = await resolveForRead(context, caller, projectId);
-  // One table, so that counting reads the project's index entries only (the user filters are subqueries).
-  let filtered = context.db.selectFrom('pipelines as p').where('p.project_id', '=', access.project.id);
-  switch (query.scope) {
-    case 'running':
-    case 'pending':
-      filtered = filtered.where('p.status', '=', query.scope);
-      break;
-    case 'finished':
-      filtered = filtered.where('p.status', 'in', [...FINISHED_PIPELINE_STATUSES]);
-      break;
-    case 'branches':
-    case 'tags': {
-      // The latest pipeline of each branch (or tag).
-      const tag = query.scope === 'tags' ? 1 : 0;
-      const latest = context.db
-        .selectFrom('pipelines')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .where('project_id', '=', access.project.id)
-        .where('tag', '=', tag)
-        .groupBy('ref');
-      filtered = filtered.where('p.tag', '=', tag).where('p.id', 'in', latest);
-      break;
-    }
-  }
-  if (query.status) filtered = filtered.where('p.status', '=', query.status);
-  if (query.ref !== undefined) filtered = filtered.where('p.ref', '=', query.ref);
-  if (query.sha !== undefined) filtered = filtered.where('p.sha', '=', query.sha);
-  if (query.yaml_errors !== undefined) {
-    filtered = filtered.where('p.yaml_errors', query.yaml_errors ? 'is not' : 'is', null);
-  }
-  if (query.name !== undefined) {
-    const named = context.db.selectFrom('users').select('id').where('name', '=', query.name);
-    filtered = filtered.where('p.user_id', 'in', named);
-  }
-  if (query.username !== undefined) {
-    const named = context.db.selectFrom('users').select('id').where('username', '=', query.username);
-    filtered = filtered.where('p.user_id', 'in', named);
-  }
-  // Timestamps are stored as ISO 8601 UTC with milliseconds, so normalised bounds compare as text.
-  if (query.updated_after)
-    filtered = filtered.where('p.updated_at', '>', new Date(query.updated_after).toISOString());
-  if (query.updated_before)
-    filtered = filtered.where('p.updated_at', '<', new Date(query.updated_before).toISOString());
-
-  const direction = query.sort ?? 'desc';
-  const orderColumn = `p.${query.order_by ?? 'id'}` as const;
-  const page = await readPageOf(
-    context.db,
-    filtered,
-    (rows) =>
-      rows
-        .select([
-          'p.id',
-          'p.project_id',
-          'p.source',
-          'p.status',
-          'p.ref',
-          'p.sha',
-          'p.created_at',
-          'p.updated_at',
-        ])
-        .orderBy(orderColumn, direction)
-        .orderBy('p.id', direction),
-    window,
-  );
+  const page = await pageOfPipelines(context.db, access.project.id, query, window);
   return {
     total: page.total,
     items: page.items.map((row) => ({
@@ -384,12 +255,7 @@ export async function listPipelineVariables(
   const access = await resolveForRead(context, caller, projectId);
   const pipeline = await loadPipeline(context, access, pipelineId);
   if (access.accessLevel < AccessLevel.MAINTAINER && user.id !== pipeline.user_id) throw forbidden();
-  const page = await readPageOf(
-    context.db,
-    context.db.selectFrom('pipeline_variables').where('pipeline_id', '=', pipelineId),
-    (rows) => rows.select(['key', 'value', 'variable_type']).orderBy('id'),
-    window,
-  );
+  const page = await pageOfVariables(context.db, pipelineId, window);
   return {
     total: page.total,
     items: page.items.map((row) => ({
@@ -419,16 +285,8 @@ export async function getPipelineTestReport(
   // Behind a feature flag (areas/features/switches.ts), off unless an administrator turns it on.
   if (!(await pipelineTestReport(context, actors))) throw notFound();
   // Only jobs that ran have results; a job still waiting or running adds nothing yet.
-  const jobs = await context.db
-    .selectFrom('pipeline_jobs')
-    .select('test_report')
-    .where('pipeline_id', '=', pipelineId)
-    .where('status', 'in', ['success', 'failed'])
-    .where('test_report', 'is not', null)
-    .orderBy('stage_index')
-    .orderBy('id')
-    .execute();
-  return buildTestReport(jobs.map((job) => JSON.parse(job.test_report ?? '[]') as CiTestSuite[]));
+  const reports = await finishedJobTestReports(context.db, pipelineId);
+  return buildTestReport(reports.map((report) => JSON.parse(report) as CiTestSuite[]));
 }
 
 /** Cancels a running or pending pipeline; any other pipeline is returned unchanged (as GitLab does). */
@@ -486,5 +344,5 @@ export async function deletePipeline(
   const access = await resolveProjectForSignedIn(context.db, caller, projectId, 'api', AccessLevel.OWNER);
   await loadPipeline(context, access, pipelineId);
   // Jobs and variables go with it (foreign keys cascade); a queued runner step then finds nothing to do.
-  await context.db.deleteFrom('pipelines').where('id', '=', pipelineId).execute();
+  await deletePipelineRow(context.db, pipelineId);
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURE_AREAS } from '../../app.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import type { ServerContext } from '../../core/context.js';
 import { openDataDirectory } from '../../core/dataDirectory.js';
@@ -71,7 +72,11 @@ async function fixturesWith(hooks: NonNullable<Fixtures['projects'][number]['hoo
 }
 
 async function open(hooks: NonNullable<Fixtures['projects'][number]['hooks']>): Promise<void> {
-  context = await openDataDirectory({ dataDir, fixtures: await fixturesWith(hooks) });
+  context = await openDataDirectory({
+    dataDir,
+    fixtures: await fixturesWith(hooks),
+    fixtureAreas: FIXTURE_AREAS,
+  });
   registerDeliveryJob(context, OPTIONS);
   registerHookEvents(context, 'http://collab.test');
   await context.jobs.start();

@@ -8,6 +8,7 @@ import {
   registerDeliveryJob,
 } from './delivery.js';
 import { registerHookEvents } from './events.js';
+import { projectHooksFixtures } from './fixtures.js';
 import { projectHooksRouter } from './routes.js';
 
 // What project integrations reuse: the event payloads and the sending of a request.
@@ -17,6 +18,7 @@ export { pushEventName } from './payloads.js';
 
 export const projectHooksArea: Area = {
   name: 'projectHooks',
+  fixtures: projectHooksFixtures,
   router: projectHooksRouter,
   registerJobs: (context, options) => {
     const delivery: DeliveryOptions = {

@@ -1,6 +1,6 @@
 // The project hooks area's queries: the hooks, their deliveries, and the reads a payload is built from (the
 // project, the user, the pipeline with its jobs and variables).
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -191,4 +191,9 @@ export async function findHookPipeline(
       .execute(),
   ]);
   return { pipeline, jobs, variables };
+}
+
+/** Adds a hook as given (fixtures). */
+export async function insertHook(db: Db, hook: Insertable<ProjectHooksTable>): Promise<void> {
+  await db.insertInto('project_hooks').values(hook).execute();
 }

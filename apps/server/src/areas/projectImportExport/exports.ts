@@ -10,6 +10,7 @@
 import { openAsBlob } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import type { Updateable } from 'kysely';
 import {
   AccessLevel,
   findProject,
@@ -25,6 +26,7 @@ import { maskCredentials } from '../../core/git/repository.js';
 import { ApiError, invalidParameter } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
+import type { ProjectExportsTable } from '../../core/store/tables.js';
 import { loadProtectionRules, type ProtectionRule } from '../protectedBranches/index.js';
 import {
   type ArchivedProtectedBranch,
@@ -32,6 +34,7 @@ import {
   type Visibility,
   writeProjectArchive,
 } from './archive.js';
+import { findExport, requestExport, updateExportRequest } from './store.js';
 
 export const EXPORT_JOB = 'project_export';
 
@@ -85,13 +88,10 @@ export async function scheduleProjectExport(
   const upload = request?.upload;
   const uploadUrl = upload ? parseUploadUrl(upload.url) : null;
   const now = nowIso();
-  const generation = await context.db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('project_exports')
-      .selectAll()
-      .where('project_id', '=', project.id)
-      .executeTakeFirst();
-    const values = {
+  const generation = await requestExport(
+    context.db,
+    project.id,
+    (current) => ({
       // A downloadable archive stays downloadable while the new one is made.
       status: current?.file_path ? 'regeneration_in_progress' : 'queued',
       description: request?.description ?? null,
@@ -99,21 +99,9 @@ export async function scheduleProjectExport(
       upload_http_method: upload ? (upload.http_method ?? 'PUT') : null,
       error: null,
       updated_at: now,
-    };
-    if (!current) {
-      await trx
-        .insertInto('project_exports')
-        .values({ ...values, project_id: project.id, generation: 1, file_path: null, created_at: now })
-        .execute();
-      return 1;
-    }
-    await trx
-      .updateTable('project_exports')
-      .set({ ...values, generation: current.generation + 1 })
-      .where('id', '=', current.id)
-      .execute();
-    return current.generation + 1;
-  });
+    }),
+    now,
+  );
   const payload: ExportJobPayload = { projectId: project.id, generation, attempt: 1 };
   await context.jobs.enqueue(EXPORT_JOB, payload);
 }
@@ -132,11 +120,7 @@ export async function projectExportStatus(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const row = await context.db
-    .selectFrom('project_exports')
-    .select('status')
-    .where('project_id', '=', project.id)
-    .executeTakeFirst();
+  const row = await findExport(context.db, project.id);
   const identity = await projectIdentity(context.db, project);
   const exportStatus = (row?.status ?? 'none') as ExportState;
   if (exportStatus !== 'finished') return { ...identity, export_status: exportStatus };
@@ -168,11 +152,7 @@ export async function projectExportDownload(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const row = await context.db
-    .selectFrom('project_exports')
-    .select('file_path')
-    .where('project_id', '=', project.id)
-    .executeTakeFirst();
+  const row = await findExport(context.db, project.id);
   const noArchive = new ApiError(404, { message: '404 Not found or has expired' });
   if (!row?.file_path) throw noArchive;
   const file = join(context.dataDir, row.file_path);
@@ -234,25 +214,19 @@ async function upload(file: string, url: string, method: string): Promise<void> 
  */
 export async function runProjectExport(context: ServerContext, payload: ExportJobPayload): Promise<void> {
   const { db } = context;
-  const row = await db
-    .selectFrom('project_exports')
-    .selectAll()
-    .where('project_id', '=', payload.projectId)
-    .executeTakeFirst();
+  const row = await findExport(db, payload.projectId);
   if (!row || row.generation !== payload.generation || row.status === 'finished' || row.status === 'none')
     return;
   const project = await findProject(db, String(payload.projectId));
   if (!project) return;
-  const thisRequest = db
-    .updateTable('project_exports')
-    .where('id', '=', row.id)
-    .where('generation', '=', payload.generation);
+  const thisRequest = (changes: Updateable<ProjectExportsTable>) =>
+    updateExportRequest(db, payload.projectId, payload.generation, changes);
   let status = row.status;
   let filePath = row.file_path;
   try {
     if (status === 'queued') {
       status = 'started';
-      await thisRequest.set({ status, updated_at: nowIso() }).execute();
+      await thisRequest({ status, updated_at: nowIso() });
     }
     if (filePath === null || generationOf(filePath) !== payload.generation) {
       const dir = join(exportsRoot(context, project.id), String(payload.generation));
@@ -275,10 +249,8 @@ export async function runProjectExport(context: ServerContext, payload: ExportJo
       // The new archive replaces the old one in one step; a newer request meanwhile makes this one moot.
       status = row.upload_url ? 'started' : 'finished';
       filePath = relative(context.dataDir, target);
-      const swapped = await thisRequest
-        .set({ status, file_path: filePath, updated_at: nowIso() })
-        .executeTakeFirst();
-      if (swapped.numUpdatedRows === 0n) {
+      const swapped = await thisRequest({ status, file_path: filePath, updated_at: nowIso() });
+      if (!swapped) {
         await rm(dir, { recursive: true, force: true });
         return;
       }
@@ -297,14 +269,12 @@ export async function runProjectExport(context: ServerContext, payload: ExportJo
     // No failed state exists: the newest complete archive (if any) stays the export, and the error is kept.
     const message = `export failed: ${(error as Error).message}`;
     console.error(`project ${project.id}: ${message}`);
-    await thisRequest
-      .set({
-        status: filePath ? 'finished' : 'none',
-        file_path: filePath,
-        error: message,
-        updated_at: nowIso(),
-      })
-      .execute();
+    await thisRequest({
+      status: filePath ? 'finished' : 'none',
+      file_path: filePath,
+      error: message,
+      updated_at: nowIso(),
+    });
   }
 }
 
@@ -315,13 +285,11 @@ async function uploadOrRetry(
   method: string,
   file: string,
 ): Promise<void> {
-  const thisRequest = context.db
-    .updateTable('project_exports')
-    .where('project_id', '=', payload.projectId)
-    .where('generation', '=', payload.generation);
+  const thisRequest = (changes: Updateable<ProjectExportsTable>) =>
+    updateExportRequest(context.db, payload.projectId, payload.generation, changes);
   try {
     await upload(file, url, method);
-    await thisRequest.set({ status: 'finished', error: null, updated_at: nowIso() }).execute();
+    await thisRequest({ status: 'finished', error: null, updated_at: nowIso() });
   } catch (error) {
     const message = maskCredentials(
       `upload to ${url} failed (attempt ${payload.attempt}): ${(error as Error).message}`,
@@ -329,13 +297,13 @@ async function uploadOrRetry(
     );
     const delayMs = UPLOAD_RETRY_DELAYS_MS[payload.attempt - 1];
     if (delayMs !== undefined) {
-      await thisRequest.set({ error: message, updated_at: nowIso() }).execute();
+      await thisRequest({ error: message, updated_at: nowIso() });
       const retry: ExportJobPayload = { ...payload, attempt: payload.attempt + 1 };
       await context.jobs.enqueue(EXPORT_JOB, retry, { delayMs });
       return;
     }
     console.warn(`project ${payload.projectId}: ${message}; the archive stays downloadable`);
-    await thisRequest.set({ status: 'finished', error: message, updated_at: nowIso() }).execute();
+    await thisRequest({ status: 'finished', error: message, updated_at: nowIso() });
   }
 }
 

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Updateable } from 'kysely';
 import {
   AccessLevel,
   findProject,
@@ -33,6 +34,8 @@ import { GitRepository, initBareRepository } from '../../core/git/repository.js'
 import { ApiError, forbidden, invalidParameter, missingParameter } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
+import type { ProjectImportsTable } from '../../core/store/tables.js';
+import { replaceProtectedBranches } from '../protectedBranches/index.js';
 import {
   type ArchivedProtectedBranch,
   PROTECTION_ACTIONS,
@@ -41,6 +44,17 @@ import {
   VISIBILITIES,
   type Visibility,
 } from './archive.js';
+import {
+  applyImportedProject,
+  findImport,
+  findNamespace,
+  findProjectByPath,
+  findProjectRow,
+  importFailures,
+  recordImportRequest,
+  replaceImportFailures,
+  updateImport,
+} from './store.js';
 
 export const IMPORT_JOB = 'project_import';
 export const MAX_FAILED_RELATIONS = 100;
@@ -105,18 +119,8 @@ export function parseOverrideParams(value: unknown): ImportOverrides {
 async function importStatusOf(context: ServerContext, project: ProjectRow): Promise<ProjectImportStatus> {
   const { db } = context;
   const identity = await projectIdentity(db, project);
-  const row = await db
-    .selectFrom('project_imports')
-    .selectAll()
-    .where('project_id', '=', project.id)
-    .executeTakeFirst();
-  const failures = await db
-    .selectFrom('project_import_failures')
-    .select(['id', 'created_at', 'exception_class', 'exception_message', 'source', 'relation_name'])
-    .where('project_id', '=', project.id)
-    .orderBy('id')
-    .limit(MAX_FAILED_RELATIONS)
-    .execute();
+  const row = await findImport(db, project.id);
+  const failures = await importFailures(db, project.id, MAX_FAILED_RELATIONS);
   return {
     ...identity,
     import_status: (row?.status ?? 'none') as ImportState,
@@ -148,21 +152,12 @@ export async function importProject(
     throw visibilityNotAllowed(overrides.visibility, group);
   }
 
-  const existing = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('namespace_id', '=', group.id)
-    .where('path', '=', request.path)
-    .executeTakeFirst();
+  const existing = await findProjectByPath(db, group.id, request.path);
   const pathTaken = (): ApiError => new ApiError(400, { message: { path: ['has already been taken'] } });
   if (existing) {
     if (!request.overwrite) throw pathTaken();
     if ((await projectAccessLevel(db, caller, existing)) < AccessLevel.MAINTAINER) throw forbidden();
-    const running = await db
-      .selectFrom('project_imports')
-      .select('status')
-      .where('project_id', '=', existing.id)
-      .executeTakeFirst();
+    const running = await findImport(db, existing.id);
     if (running && (running.status === 'scheduled' || running.status === 'started')) {
       throw new ApiError(400, { message: 'An import of this project is already in progress' });
     }
@@ -176,54 +171,38 @@ export async function importProject(
   const now = nowIso();
   let projectId: number;
   try {
-    projectId = await db.transaction().execute(async (trx) => {
-      let id: number;
-      if (existing) {
-        // Its name, like its other attributes, changes only when the import succeeds.
-        id = existing.id;
-      } else {
-        ({ id } = await trx
-          .insertInto('projects')
-          .values({
-            name,
-            path: request.path,
-            namespace_id: group.id,
-            // The archive's attributes are applied by the job; until then the project is private.
-            visibility: 'private',
-            description: null,
-            default_branch: 'main',
-            archived: 0,
-            repository_storage: context.storages.names[0] ?? 'default',
-            creator_id: user.id,
-            created_at: now,
-            last_activity_at: now,
-            repository_generation: 0,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow());
-      }
-      const values = {
+    projectId = await recordImportRequest(
+      db,
+      existing
+        ? // Its name, like its other attributes, changes only when the import succeeds.
+          { existingId: existing.id }
+        : {
+            newProject: {
+              name,
+              path: request.path,
+              namespace_id: group.id,
+              // The archive's attributes are applied by the job; until then the project is private.
+              visibility: 'private',
+              description: null,
+              default_branch: 'main',
+              archived: 0,
+              repository_storage: context.storages.names[0] ?? 'default',
+              creator_id: user.id,
+              created_at: now,
+              last_activity_at: now,
+              repository_generation: 0,
+            },
+          },
+      {
         status: 'scheduled',
         correlation_id: correlationId,
         import_error: null,
         archive_path: archivePath,
         override_params: JSON.stringify({ ...overrides, name }),
         updated_at: now,
-      };
-      const updated = await trx
-        .updateTable('project_imports')
-        .set(values)
-        .where('project_id', '=', id)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) {
-        await trx
-          .insertInto('project_imports')
-          .values({ ...values, project_id: id, created_at: now })
-          .execute();
-      }
-      await trx.deleteFrom('project_import_failures').where('project_id', '=', id).execute();
-      return id;
-    });
+      },
+      now,
+    );
   } catch (error) {
     await rm(join(context.dataDir, archivePath), { force: true });
     // Two imports racing for one path: the unique (namespace, path) constraint decides.
@@ -231,11 +210,7 @@ export async function importProject(
     throw error;
   }
 
-  const project = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('id', '=', projectId)
-    .executeTakeFirstOrThrow();
+  const project = await findProjectRow(db, projectId);
   // An empty repository until the import fills it, so repository reads answer as for any empty project.
   if (!existing)
     await initBareRepository(
@@ -297,11 +272,7 @@ async function chooseDefaultBranch(repository: GitRepository, wanted: string): P
  */
 export async function runProjectImport(context: ServerContext, payload: ImportJobPayload): Promise<void> {
   const { db } = context;
-  const row = await db
-    .selectFrom('project_imports')
-    .selectAll()
-    .where('project_id', '=', payload.projectId)
-    .executeTakeFirst();
+  const row = await findImport(db, payload.projectId);
   if (
     !row ||
     row.correlation_id !== payload.correlationId ||
@@ -309,10 +280,8 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
     row.status === 'failed'
   )
     return;
-  const thisImport = db
-    .updateTable('project_imports')
-    .where('id', '=', row.id)
-    .where('correlation_id', '=', payload.correlationId);
+  const thisImport = (changes: Updateable<ProjectImportsTable>) =>
+    updateImport(db, row.id, payload.correlationId, changes);
   const project = await findProject(db, String(payload.projectId));
   const workDir = join(context.dataDir, 'imports', `${payload.correlationId}.work`);
   const archive = row.archive_path ? join(context.dataDir, row.archive_path) : null;
@@ -324,24 +293,18 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
     if (project) await rm(incoming, { recursive: true, force: true });
   };
   const fail = async (message: string): Promise<void> => {
-    await thisImport
-      .set({ status: 'failed', import_error: message, archive_path: null, updated_at: nowIso() })
-      .execute();
+    await thisImport({ status: 'failed', import_error: message, archive_path: null, updated_at: nowIso() });
     await cleanUp();
   };
   if (!project || !archive) return fail('The import file is no longer available');
-  await thisImport.set({ status: 'started', updated_at: nowIso() }).execute();
+  await thisImport({ status: 'started', updated_at: nowIso() });
 
   try {
     const contents = await readProjectArchive(archive, workDir);
     if (!contents.ok) return await fail(contents.error);
     const archived = contents.value.project;
     const overrides = JSON.parse(row.override_params) as ImportOverrides;
-    const group = await db
-      .selectFrom('groups')
-      .selectAll()
-      .where('id', '=', project.namespace_id)
-      .executeTakeFirstOrThrow();
+    const group = await findNamespace(db, project.namespace_id);
 
     await rm(incoming, { recursive: true, force: true });
     const wantedBranch = overrides.default_branch ?? archived.default_branch;
@@ -385,52 +348,45 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
 
     await swapRepository(incoming, target, payload.correlationId);
     const now = nowIso();
+    // The project's attributes, its protected branches (through their area), its failed relations and the
+    // import's end are written together.
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('projects')
-        .set({
-          name: overrides.name ?? project.name,
-          description: overrides.description ?? archived.description,
-          visibility: cappedVisibility(overrides.visibility ?? archived.visibility, group.visibility),
-          default_branch: defaultBranch,
-          last_activity_at: now,
-        })
-        .where('id', '=', project.id)
-        .execute();
-      await trx.deleteFrom('protected_branches').where('project_id', '=', project.id).execute();
-      for (const rule of rules) {
-        const { id } = await trx
-          .insertInto('protected_branches')
-          .values({
-            project_id: project.id,
-            name: rule.name,
-            code_owner_approval_required: rule.code_owner_approval_required ? 1 : 0,
-            created_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const levels = PROTECTION_ACTIONS.flatMap((action) =>
-          rule[`${action}_access_levels`].map((entry) => ({
-            protected_branch_id: id,
-            action,
-            access_level: entry.access_level,
-            user_id: null,
-            group_id: null,
-          })),
-        );
-        await trx.insertInto('protected_branch_access_levels').values(levels).execute();
-      }
-      await trx.deleteFrom('project_import_failures').where('project_id', '=', project.id).execute();
-      const kept = failures
-        .slice(0, MAX_FAILED_RELATIONS)
-        .map((failure) => ({ ...failure, project_id: project.id, created_at: now }));
-      if (kept.length > 0) await trx.insertInto('project_import_failures').values(kept).execute();
-      await trx
-        .updateTable('project_imports')
-        .set({ status: 'finished', archive_path: null, updated_at: now })
-        .where('id', '=', row.id)
-        .where('correlation_id', '=', payload.correlationId)
-        .execute();
+      await applyImportedProject(trx, project.id, {
+        name: overrides.name ?? project.name,
+        description: overrides.description ?? archived.description,
+        visibility: cappedVisibility(overrides.visibility ?? archived.visibility, group.visibility),
+        default_branch: defaultBranch,
+        last_activity_at: now,
+      });
+      await replaceProtectedBranches(
+        trx,
+        project.id,
+        rules.map((rule) => ({
+          name: rule.name,
+          codeOwnerApprovalRequired: rule.code_owner_approval_required,
+          levels: PROTECTION_ACTIONS.flatMap((action) =>
+            rule[`${action}_access_levels`].map((entry) => ({
+              action,
+              accessLevel: entry.access_level,
+              userId: null,
+              groupId: null,
+            })),
+          ),
+        })),
+        now,
+      );
+      await replaceImportFailures(
+        trx,
+        project.id,
+        failures
+          .slice(0, MAX_FAILED_RELATIONS)
+          .map((failure) => ({ ...failure, project_id: project.id, created_at: now })),
+      );
+      await updateImport(trx, row.id, payload.correlationId, {
+        status: 'finished',
+        archive_path: null,
+        updated_at: now,
+      });
     });
     await cleanUp();
     await context.repositoryEvents.changed(db, project.id);

@@ -37,7 +37,14 @@ import {
   presentProjectSummaries,
 } from './present.js';
 import { type ProjectChanges, settingsChanges } from './settings.js';
-import { groupLevelsOf, takenInNamespace } from './store.js';
+import {
+  findProjectById,
+  groupLevelsOf,
+  insertProject,
+  takenInNamespace,
+  updateProjectSettings,
+  userIdByUsername,
+} from './store.js';
 
 export type CreateProjectRequest = RequestBody<'createProject'>;
 export type EditProjectRequest = RequestBody<'editProject'>;
@@ -103,12 +110,7 @@ async function ownerOfPersonalNamespace(
   context: ServerContext,
   namespace: GroupRow,
 ): Promise<number | undefined> {
-  const user = await context.db
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', namespace.full_path)
-    .executeTakeFirst();
-  return user?.id;
+  return userIdByUsername(context.db, namespace.full_path);
 }
 
 /** `POST /projects`: the new project's row (the routes present it). */
@@ -152,9 +154,9 @@ export async function createProject(
     project = await db.transaction().execute(async (trx) => {
       const taken = await takenInNamespace(trx, namespace.id, { name, path });
       if (taken.name || taken.path) throw takenError(taken);
-      const row = await trx
-        .insertInto('projects')
-        .values({
+      return insertProject(
+        trx,
+        {
           ...settings,
           name,
           path,
@@ -168,21 +170,9 @@ export async function createProject(
           created_at: now,
           last_activity_at: now,
           repository_generation: 0,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (member)
-        await trx
-          .insertInto('members')
-          .values({
-            source_type: 'Project',
-            source_id: row.id,
-            user_id: member.userId,
-            access_level: member.level,
-            created_at: now,
-          })
-          .execute();
-      return row;
+        },
+        member,
+      );
     });
   } catch (error) {
     // Two creations racing for one path: the unique (namespace, path) constraint decides.
@@ -216,7 +206,9 @@ export async function createProject(
     await purgeProject(context, project.id);
     throw error;
   }
-  return db.selectFrom('projects').selectAll().where('id', '=', project.id).executeTakeFirstOrThrow();
+  const created = await findProjectById(db, project.id);
+  if (!created) throw new Error(`project ${project.id} vanished after its creation`);
+  return created;
 }
 
 /** What `GET /projects/:id` adds on request. */
@@ -315,16 +307,8 @@ export async function editProject(
         project.id,
       );
       if (taken.name || taken.path) throw takenError(taken);
-      await trx
-        .updateTable('projects')
-        .set((eb) => ({
-          ...changes,
-          last_activity_at: nowIso(),
-          // A new HEAD changes what the repository's cached reads (README, languages, empty) answer.
-          ...(movesHead ? { repository_generation: eb('repository_generation', '+', 1) } : {}),
-        }))
-        .where('id', '=', project.id)
-        .execute();
+      // A new HEAD changes what the repository's cached reads (README, languages, empty) answer.
+      await updateProjectSettings(trx, project.id, { ...changes, last_activity_at: nowIso() }, movesHead);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw takenError({ name: false, path: true });

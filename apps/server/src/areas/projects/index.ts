@@ -18,6 +18,7 @@
 import type { Area } from '../../core/area.js';
 import { addProjectActionRoutes } from './actionRoutes.js';
 import { registerProjectDeletionJob } from './deletion.js';
+import { projectsFixtures } from './fixtures.js';
 import { registerLanguageDetection } from './languageJobs.js';
 import { projectsRouter } from './routes.js';
 
@@ -33,6 +34,7 @@ export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js'
 
 export const projectsArea: Area = {
   name: 'projects',
+  fixtures: projectsFixtures,
   router: (context) => addProjectActionRoutes(projectsRouter(context), context),
   registerJobs: (context) => {
     registerProjectDeletionJob(context);

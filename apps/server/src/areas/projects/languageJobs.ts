@@ -4,17 +4,14 @@
 // queue is run, so it does not fail.
 import type { ServerContext } from '../../core/context.js';
 import { detectLanguages } from './service.js';
+import { findProjectById } from './store.js';
 
 const JOB = 'projects.detectLanguages';
 
 export function registerLanguageDetection(context: ServerContext): void {
   context.jobs.register(JOB, async (payload) => {
     const { projectId } = payload as { projectId: number };
-    const project = await context.db
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', projectId)
-      .executeTakeFirst();
+    const project = await findProjectById(context.db, projectId);
     // Gone meanwhile, or detected already at this generation (detectLanguages reads the stored ones then).
     if (project) await detectLanguages(context, project);
   });

@@ -13,6 +13,7 @@ import { badRequest, notFound } from '../../core/http/errors.js';
 import { nowIso } from '../../core/store/database.js';
 import { delayedProjectDeletion } from '../features/index.js';
 import { PROJECT_DELETION_JOB, type ProjectDeletionPayload, purgeProject } from './deletion.js';
+import { updateProject } from './store.js';
 
 const DAY_MS = 86_400_000;
 
@@ -35,11 +36,7 @@ export async function setProjectArchived(
 ): Promise<ProjectAccess> {
   const access = await resolveForOwner(context, caller, projectId);
   if ((access.project.archived === 1) === archived) return access;
-  await context.db
-    .updateTable('projects')
-    .set({ archived: archived ? 1 : 0 })
-    .where('id', '=', access.project.id)
-    .execute();
+  await updateProject(context.db, access.project.id, { archived: archived ? 1 : 0 });
   return reread(context, caller, access);
 }
 
@@ -61,11 +58,7 @@ export async function deleteProject(
   if (project.marked_for_deletion_at) throw badRequest('Project has been already marked for deletion');
   const markedAt = nowIso();
   await context.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('projects')
-      .set({ marked_for_deletion_at: markedAt, archived: 1 })
-      .where('id', '=', project.id)
-      .execute();
+    await updateProject(trx, project.id, { marked_for_deletion_at: markedAt, archived: 1 });
     const payload: ProjectDeletionPayload = { projectId: project.id, markedAt };
     await context.jobs.enqueue(PROJECT_DELETION_JOB, payload, {
       delayMs: delayed.delayDays * DAY_MS,
@@ -86,10 +79,6 @@ export async function restoreProject(
   const access = await resolveForOwner(context, caller, projectId);
   if (!delayedProjectDeletion(context)) throw notFound();
   if (!access.project.marked_for_deletion_at) throw badRequest('Project has not been marked for deletion');
-  await context.db
-    .updateTable('projects')
-    .set({ marked_for_deletion_at: null, archived: 0 })
-    .where('id', '=', access.project.id)
-    .execute();
+  await updateProject(context.db, access.project.id, { marked_for_deletion_at: null, archived: 0 });
   return reread(context, caller, access);
 }

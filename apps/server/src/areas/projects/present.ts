@@ -15,6 +15,7 @@ import { todayIso } from '../../core/store/database.js';
 import { topicsOf } from './settings.js';
 import {
   groupLevelsOf,
+  importsOf,
   type NamespaceChainRow,
   namespaceChains,
   projectMemberLevels,
@@ -202,14 +203,7 @@ export async function presentFullProjects(
     readPageContext(context, rows, options),
     user ? projectMemberLevels(db, user.id, ids) : new Map<number, number>(),
     sharesOf(db, ids),
-    ids.length === 0
-      ? []
-      : db
-          .selectFrom('project_imports')
-          .select(['project_id', 'status', 'import_error'])
-          .where('project_id', 'in', ids)
-          .orderBy('id')
-          .execute(),
+    importsOf(db, ids),
     options.statistics ? Promise.all(rows.map((row) => statisticsOf(context, row))) : undefined,
   ]);
   const ownerNames = [...page.chains.values()]

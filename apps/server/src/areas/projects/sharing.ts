@@ -7,6 +7,7 @@ import type { ServerContext } from '../../core/context.js';
 import { badRequest, conflict, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import { isUniqueViolation, todayIso } from '../../core/store/database.js';
+import { deleteGroupLink, insertGroupLink } from './store.js';
 
 export type ShareRequest = RequestBody<'shareProjectWithGroup'>;
 
@@ -25,16 +26,12 @@ export async function shareProjectWithGroup(
   if (expiresAt !== null && expiresAt < todayIso())
     throw badRequest('expires_at cannot be a date in the past');
   try {
-    const link = await db
-      .insertInto('project_group_links')
-      .values({
-        project_id: project.id,
-        group_id: group.id,
-        group_access: body.group_access,
-        expires_at: expiresAt,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const link = await insertGroupLink(db, {
+      projectId: project.id,
+      groupId: group.id,
+      groupAccess: body.group_access,
+      expiresAt,
+    });
     return presentLink(link);
   } catch (error) {
     // GitLab's validation message on the link, answered with 409.
@@ -51,12 +48,7 @@ export async function unshareProjectWithGroup(
 ): Promise<void> {
   const { db } = context;
   const { project } = await resolveProjectForSignedIn(db, caller, projectId, 'api', AccessLevel.MAINTAINER);
-  const result = await db
-    .deleteFrom('project_group_links')
-    .where('project_id', '=', project.id)
-    .where('group_id', '=', groupId)
-    .executeTakeFirst();
-  if (result.numDeletedRows === 0n) throw notFound('Group Link');
+  if (!(await deleteGroupLink(db, project.id, groupId))) throw notFound('Group Link');
 }
 
 function presentLink(link: {

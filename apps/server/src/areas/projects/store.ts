@@ -3,7 +3,14 @@
 // cost (GitLab's ProjectsFinder). Presenting a page reads its related rows in a few batched queries by the
 // page's IDs, never one query per project.
 
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import type { ProjectRow } from '../../core/access/access.js';
 import { type Db, todayIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -597,4 +604,246 @@ export async function takenInNamespace(
     name: name !== undefined && rows.some((row) => row.name === name),
     path: path !== undefined && rows.some((row) => row.path.toLowerCase() === path.toLowerCase()),
   };
+}
+
+/* Fixtures ---------------------------------------------------------------------------------------- */
+
+/** Records that a user starred a project at `at`. */
+export async function insertProjectStar(
+  db: Db,
+  projectId: number,
+  userId: number,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('project_stars')
+    .values({ user_id: userId, project_id: projectId, created_at: at })
+    .execute();
+}
+
+/** Shares a project with a group at an access level, without expiry. */
+export async function insertProjectShare(
+  db: Db,
+  projectId: number,
+  groupId: number,
+  groupAccess: number,
+): Promise<void> {
+  await db
+    .insertInto('project_group_links')
+    .values({ project_id: projectId, group_id: groupId, group_access: groupAccess, expires_at: null })
+    .execute();
+}
+
+/* Rows of one project ----------------------------------------------------------------------------- */
+
+export function findProjectById(db: Db, projectId: number) {
+  return db.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
+}
+
+/** Changes columns of a project (archive, mark for deletion, restore, settings). */
+export async function updateProject(
+  db: Db,
+  projectId: number,
+  changes: Updateable<Database['projects']>,
+): Promise<void> {
+  await db.updateTable('projects').set(changes).where('id', '=', projectId).execute();
+}
+
+/** The import rows of these projects (their import status), oldest first. */
+export function importsOf(db: Db, projectIds: readonly number[]) {
+  if (projectIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('project_imports')
+    .select(['project_id', 'status', 'import_error'])
+    .where('project_id', 'in', [...projectIds])
+    .orderBy('id')
+    .execute();
+}
+
+/** Shares the project with a group (a unique violation when it is already). */
+export function insertGroupLink(
+  db: Db,
+  link: { projectId: number; groupId: number; groupAccess: number; expiresAt: string | null },
+) {
+  return db
+    .insertInto('project_group_links')
+    .values({
+      project_id: link.projectId,
+      group_id: link.groupId,
+      group_access: link.groupAccess,
+      expires_at: link.expiresAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Stops sharing the project with the group; returns whether it was shared. */
+export async function deleteGroupLink(db: Db, projectId: number, groupId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('project_group_links')
+    .where('project_id', '=', projectId)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function insertUpload(
+  db: Db,
+  upload: {
+    projectId: number;
+    secret: string;
+    filename: string;
+    size: number;
+    uploadedBy: number;
+    at: string;
+  },
+): Promise<void> {
+  await db
+    .insertInto('project_uploads')
+    .values({
+      project_id: upload.projectId,
+      secret: upload.secret,
+      filename: upload.filename,
+      size: upload.size,
+      uploaded_by: upload.uploadedBy,
+      created_at: upload.at,
+    })
+    .execute();
+}
+
+/** The stored name of the project's upload under this secret, or undefined. */
+export function findUploadRow(db: Db, projectId: number, secret: string) {
+  return db
+    .selectFrom('project_uploads')
+    .select(['filename'])
+    .where('project_id', '=', projectId)
+    .where('secret', '=', secret)
+    .executeTakeFirst();
+}
+
+/** The ID of the user whose username is this (a personal namespace's owner), or undefined. */
+export async function userIdByUsername(db: Db, username: string): Promise<number | undefined> {
+  const user = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  return user?.id;
+}
+
+/** Adds a project, and its first member when given (in the caller's transaction); returns its row. */
+export async function insertProject(
+  db: Db,
+  project: Insertable<Database['projects']>,
+  member: { userId: number; level: number } | undefined,
+): Promise<ProjectRow> {
+  const row = await db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
+  if (member)
+    await db
+      .insertInto('members')
+      .values({
+        source_type: 'Project',
+        source_id: row.id,
+        user_id: member.userId,
+        access_level: member.level,
+        created_at: row.created_at,
+      })
+      .execute();
+  return row;
+}
+
+/** Edits a project's settings; a new HEAD (`movesHead`) also starts a new repository generation. */
+export async function updateProjectSettings(
+  db: Db,
+  projectId: number,
+  changes: Updateable<Database['projects']>,
+  movesHead: boolean,
+): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set((eb) => ({
+      ...changes,
+      ...(movesHead ? { repository_generation: eb('repository_generation', '+', 1) } : {}),
+    }))
+    .where('id', '=', projectId)
+    .execute();
+}
+
+/* Deleting a project ------------------------------------------------------------------------------ */
+
+/**
+ * The tables that hold rows of a project, read from the schema: a `project_id` column, or a polymorphic pair
+ * (`source_type`/`source_id` of members and access requests, `subject_type`/`subject_id` of custom
+ * attributes) naming a `Project`. Read from the schema rather than listed, so the tables later migrations add
+ * (hooks, stars …) are purged too: foreign-key cascades cover most of them, never the polymorphic ones.
+ */
+async function tablesReferringToProjects(
+  db: Db,
+): Promise<{ byColumn: string[]; polymorphic: [string, string, string][] }> {
+  const byColumn: string[] = [];
+  const polymorphic: [string, string, string][] = [];
+  for (const table of await db.introspection.getTables()) {
+    const columns = new Set(table.columns.map((column) => column.name));
+    if (columns.has('project_id')) byColumn.push(table.name);
+    for (const [type, id] of [
+      ['source_type', 'source_id'],
+      ['subject_type', 'subject_id'],
+    ] as const) {
+      if (columns.has(type) && columns.has(id)) polymorphic.push([table.name, type, id]);
+    }
+  }
+  return { byColumn, polymorphic };
+}
+
+/** Which payload field of a queued job names which of the project's objects. */
+const JOB_PAYLOAD_OWNERS = {
+  pipelineId: 'pipelines',
+  mirrorId: 'remote_mirrors',
+  moveId: 'project_repository_storage_moves',
+} as const;
+
+/**
+ * Deletes the project's rows in every table, its queued jobs and the project, in one transaction. Returns
+ * the paths of its import archives (files to remove after the commit), or undefined when it does not exist.
+ */
+export async function deleteProjectRows(db: Db, projectId: number): Promise<string[] | undefined> {
+  const tables = await tablesReferringToProjects(db);
+  const project = await db.selectFrom('projects').select('id').where('id', '=', projectId).executeTakeFirst();
+  if (!project) return undefined;
+
+  return db.transaction().execute(async (trx) => {
+    // Jobs name their objects in their payloads: the project itself, or one of its pipelines, mirrors or
+    // storage moves. Those still queued would only find nothing to do.
+    const owned = new Map<string, Set<number>>([['projectId', new Set([projectId])]]);
+    for (const [field, table] of Object.entries(JOB_PAYLOAD_OWNERS)) {
+      const rows = await trx.selectFrom(table).select('id').where('project_id', '=', projectId).execute();
+      owned.set(field, new Set(rows.map((row) => row.id)));
+    }
+    const queued = await trx
+      .selectFrom('jobs')
+      .select(['id', 'payload'])
+      .where('state', '=', 'queued')
+      .execute();
+    const jobIds = queued
+      .filter((job) => {
+        const payload = JSON.parse(job.payload) as Record<string, unknown>;
+        return [...owned].some(
+          ([field, ids]) => typeof payload[field] === 'number' && ids.has(payload[field]),
+        );
+      })
+      .map((job) => job.id);
+    if (jobIds.length > 0) await trx.deleteFrom('jobs').where('id', 'in', jobIds).execute();
+
+    const archives = await trx
+      .selectFrom('project_imports')
+      .select('archive_path')
+      .where('project_id', '=', projectId)
+      .execute();
+    // Table and column names from the schema (tablesReferringToProjects), never from the request.
+    for (const table of tables.byColumn) {
+      await sql`delete from ${sql.table(table)} where project_id = ${projectId}`.execute(trx);
+    }
+    for (const [table, typeColumn, idColumn] of tables.polymorphic) {
+      await sql`delete from ${sql.table(table)}
+        where ${sql.ref(typeColumn)} = 'Project' and ${sql.ref(idColumn)} = ${projectId}`.execute(trx);
+    }
+    await trx.deleteFrom('projects').where('id', '=', projectId).execute();
+    return archives.flatMap((row) => (row.archive_path ? [row.archive_path] : []));
+  });
 }

@@ -11,6 +11,7 @@ import { ApiError, forbidden, missingParameter, notFound } from '../../core/http
 import type { Schemas } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { uploadsDirectory } from './deletion.js';
+import { findUploadRow, insertUpload } from './store.js';
 
 /** The uploaded part, as multer (inside the validator) leaves it. */
 export interface UploadedFile {
@@ -86,17 +87,14 @@ export async function uploadProjectFile(
   await mkdir(directory, { recursive: true });
   try {
     await writeFile(join(directory, filename), file.buffer);
-    await context.db
-      .insertInto('project_uploads')
-      .values({
-        project_id: project.id,
-        secret,
-        filename,
-        size: file.size,
-        uploaded_by: user.id,
-        created_at: nowIso(),
-      })
-      .execute();
+    await insertUpload(context.db, {
+      projectId: project.id,
+      secret,
+      filename,
+      size: file.size,
+      uploadedBy: user.id,
+      at: nowIso(),
+    });
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
     throw error;
@@ -125,12 +123,7 @@ export async function findUpload(
 ): Promise<StoredUpload> {
   if (!SECRET.test(secret)) throw notFound();
   const { project } = await resolveProject(context.db, caller, projectPath);
-  const row = await context.db
-    .selectFrom('project_uploads')
-    .select(['filename'])
-    .where('project_id', '=', project.id)
-    .where('secret', '=', secret)
-    .executeTakeFirst();
+  const row = await findUploadRow(context.db, project.id, secret);
   if (!row || row.filename !== filename) throw notFound();
   return {
     file: join(uploadsDirectory(context, project.id), secret, row.filename),

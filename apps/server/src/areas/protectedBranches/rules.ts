@@ -1,11 +1,10 @@
 // Which protected-branch rules match a branch, and what they allow a caller to do there.
 
-import type { Selectable } from 'kysely';
 import { AccessLevel, groupChain } from '../../core/access/access.js';
 import type { Caller } from '../../core/access/caller.js';
 import type { Db } from '../../core/store/database.js';
 import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
-import type { ProtectedBranchesTable } from '../../core/store/tables.js';
+import { accessLevelsOf, isMemberOfAnyGroup, type ProtectedBranchRow, protectedBranchRows } from './store.js';
 
 export type ProtectionAction = 'push' | 'merge' | 'unprotect';
 
@@ -96,31 +95,19 @@ export function loadProtectionRules(db: Db, projectId: number): Promise<Protecti
 }
 
 async function readProtectionRules(db: Db, projectId: number): Promise<ProtectionRule[]> {
-  const rows = await db
-    .selectFrom('protected_branches')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('name')
-    .execute();
-  return withAccessLevels(db, rows);
+  return withAccessLevels(db, await protectedBranchRows(db, projectId));
 }
 
 /** The rules of these rows of `protected_branches`, with their access levels (one query for all). */
 export async function withAccessLevels(
   db: Db,
-  rows: readonly Selectable<ProtectedBranchesTable>[],
+  rows: readonly ProtectedBranchRow[],
 ): Promise<ProtectionRule[]> {
   if (rows.length === 0) return [];
-  const levels = await db
-    .selectFrom('protected_branch_access_levels')
-    .selectAll()
-    .where(
-      'protected_branch_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('id')
-    .execute();
+  const levels = await accessLevelsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((rule) => ({
     id: rule.id,
     name: rule.name,
@@ -180,18 +167,11 @@ export async function isAllowed(
 
 async function isGroupMember(db: Db, userId: number, groupId: number): Promise<boolean> {
   const chain = await groupChain(db, groupId);
-  const row = await db
-    .selectFrom('members')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('source_type', '=', 'Group')
-    .where(
-      'source_id',
-      'in',
-      chain.map((g) => g.id),
-    )
-    .executeTakeFirst();
-  return row !== undefined;
+  return isMemberOfAnyGroup(
+    db,
+    userId,
+    chain.map((g) => g.id),
+  );
 }
 
 /** Whether developers (level 30) are named by a matching rule for this action. */

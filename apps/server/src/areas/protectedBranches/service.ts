@@ -22,8 +22,7 @@ import {
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import { containsIgnoringCase } from '../../core/store/search.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
 import {
   describeAccessLevel,
   findProtectionRule,
@@ -35,6 +34,15 @@ import {
   type ProtectionRule,
   withAccessLevels,
 } from './rules.js';
+import {
+  deleteProtectedBranch,
+  findUser,
+  groupName,
+  insertProtectedBranch,
+  isSharedWithGroup,
+  pageOfProtectedBranches,
+  setCodeOwnerApprovalRequired,
+} from './store.js';
 
 export type ProtectedBranch = Schemas['ProtectedBranch'];
 type ProtectedBranchAccessLevel = Schemas['ProtectedBranchAccessLevel'];
@@ -63,19 +71,10 @@ async function presentLevels(
   for (const entry of entries) {
     let description = '';
     if (entry.userId !== null) {
-      const user = await db
-        .selectFrom('users')
-        .select('name')
-        .where('id', '=', entry.userId)
-        .executeTakeFirst();
+      const user = await findUser(db, entry.userId);
       description = user?.name ?? `User ${entry.userId}`;
     } else if (entry.groupId !== null) {
-      const group = await db
-        .selectFrom('groups')
-        .select('name')
-        .where('id', '=', entry.groupId)
-        .executeTakeFirst();
-      description = group?.name ?? `Group ${entry.groupId}`;
+      description = (await groupName(db, entry.groupId)) ?? `Group ${entry.groupId}`;
     } else if (entry.accessLevel !== null && isProtectionAccessLevel(entry.accessLevel)) {
       description = describeAccessLevel(entry.accessLevel);
     }
@@ -121,9 +120,7 @@ export async function listProtectedBranches(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  let filtered = context.db.selectFrom('protected_branches').where('project_id', '=', project.id);
-  if (search) filtered = filtered.where((eb) => containsIgnoringCase(eb.ref('name'), search));
-  const page = await readPageOf(context.db, filtered, (query) => query.selectAll().orderBy('id'), window);
+  const page = await pageOfProtectedBranches(context.db, project.id, search, window);
   const rules = await withAccessLevels(context.db, page.items);
   return { items: await Promise.all(rules.map((rule) => presentRule(context.db, rule))), total: page.total };
 }
@@ -191,20 +188,14 @@ function parseGrants(value: unknown, field: string): Grant[] {
 /** Why a user or group grant cannot be stored, or undefined when it can. */
 async function grantProblem(db: Db, access: ProjectAccess, grant: Grant): Promise<string | undefined> {
   if ('userId' in grant) {
-    const row = await db.selectFrom('users').selectAll().where('id', '=', grant.userId).executeTakeFirst();
+    const row = await findUser(db, grant.userId);
     const level = row
       ? await projectAccessLevel(db, { user: toCallerUser(row), scopes: [] }, access.project)
       : 0;
     return level > AccessLevel.NO_ACCESS ? undefined : `user ${grant.userId} is not a member of this project`;
   }
   if ('groupId' in grant) {
-    const link = await db
-      .selectFrom('project_group_links')
-      .select('id')
-      .where('project_id', '=', access.project.id)
-      .where('group_id', '=', grant.groupId)
-      .executeTakeFirst();
-    return link
+    return (await isSharedWithGroup(db, access.project.id, grant.groupId))
       ? undefined
       : `group ${grant.groupId} is not allowed to access this project (it is not shared with the group)`;
   }
@@ -263,28 +254,23 @@ export async function protectBranch(
   if (await findProtectionRule(context.db, access.project.id, name)) throw alreadyProtected();
   const codeOwnerApprovalRequired = toBoolean(request.code_owner_approval_required) ?? false;
   try {
-    await context.db.transaction().execute(async (trx) => {
-      const { id } = await trx
-        .insertInto('protected_branches')
-        .values({
-          project_id: access.project.id,
-          name,
-          code_owner_approval_required: codeOwnerApprovalRequired ? 1 : 0,
-          created_at: nowIso(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const rows = [...grants].flatMap(([action, list]) =>
-        list.map((grant) => ({
-          protected_branch_id: id,
-          action,
-          access_level: 'accessLevel' in grant ? grant.accessLevel : null,
-          user_id: 'userId' in grant ? grant.userId : null,
-          group_id: 'groupId' in grant ? grant.groupId : null,
-        })),
+    const levels = [...grants].flatMap(([action, list]) =>
+      list.map((grant) => ({
+        action,
+        accessLevel: 'accessLevel' in grant ? grant.accessLevel : null,
+        userId: 'userId' in grant ? grant.userId : null,
+        groupId: 'groupId' in grant ? grant.groupId : null,
+      })),
+    );
+    await context.db
+      .transaction()
+      .execute((trx) =>
+        insertProtectedBranch(
+          trx,
+          { projectId: access.project.id, name, codeOwnerApprovalRequired, createdAt: nowIso() },
+          levels,
+        ),
       );
-      await trx.insertInto('protected_branch_access_levels').values(rows).execute();
-    });
   } catch (error) {
     // A concurrent request protected the same name between the check and the insert.
     if (isUniqueViolation(error)) throw alreadyProtected();
@@ -311,8 +297,7 @@ export async function unprotectBranch(
   if (!(await isAllowed(context.db, caller, access.accessLevel, [rule], 'unprotect'))) {
     throw forbidden('403 Forbidden - You are not allowed to unprotect this branch');
   }
-  // The access levels go with the rule (ON DELETE CASCADE).
-  await context.db.deleteFrom('protected_branches').where('id', '=', rule.id).execute();
+  await deleteProtectedBranch(context.db, rule.id);
 }
 
 export async function updateProtectedBranch(
@@ -334,11 +319,7 @@ export async function updateProtectedBranch(
   if (given !== undefined) {
     const value = toBoolean(given);
     if (value === undefined) throw invalidParameter('code_owner_approval_required');
-    await context.db
-      .updateTable('protected_branches')
-      .set({ code_owner_approval_required: value ? 1 : 0 })
-      .where('id', '=', rule.id)
-      .execute();
+    await setCodeOwnerApprovalRequired(context.db, rule.id, value);
   }
   return presentRule(context.db, await requireRule(context.db, access.project.id, name));
 }

@@ -9,6 +9,7 @@ import { nowIso } from '../../core/store/database.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { divergedRefsMessage, readPushRejections } from './mirrorUrl.js';
 import { MIRROR_UPDATE_JOB, mirrorUrlProblem, scheduleProjectMirrorUpdates } from './service.js';
+import { findMirror, findMirrorProject, setMirrorStatus } from './store.js';
 
 type PushOutcome = { ok: true } | { ok: false; error: string };
 
@@ -18,24 +19,12 @@ type PushOutcome = { ok: true } | { ok: false; error: string };
  */
 export async function updateMirror(context: ServerContext, mirrorId: number): Promise<void> {
   const { db } = context;
-  const mirror = await db
-    .selectFrom('remote_mirrors')
-    .selectAll()
-    .where('id', '=', mirrorId)
-    .executeTakeFirst();
+  const mirror = await findMirror(db, mirrorId);
   if (mirror?.enabled !== 1) return;
-  const project = await db
-    .selectFrom('projects')
-    .selectAll()
-    .where('id', '=', mirror.project_id)
-    .executeTakeFirst();
+  const project = await findMirrorProject(db, mirror.project_id);
   if (!project) return;
 
-  await db
-    .updateTable('remote_mirrors')
-    .set({ update_status: 'started', last_update_started_at: nowIso() })
-    .where('id', '=', mirror.id)
-    .execute();
+  await setMirrorStatus(db, mirror.id, { update_status: 'started', last_update_started_at: nowIso() });
 
   let outcome: PushOutcome;
   try {
@@ -45,24 +34,22 @@ export async function updateMirror(context: ServerContext, mirrorId: number): Pr
   }
 
   const finishedAt = nowIso();
-  await db
-    .updateTable('remote_mirrors')
-    .set(
-      outcome.ok
-        ? {
-            update_status: 'finished',
-            last_error: null,
-            last_update_at: finishedAt,
-            last_successful_update_at: finishedAt,
-          }
-        : {
-            update_status: 'failed',
-            last_error: maskCredentials(outcome.error, mirror.url),
-            last_update_at: finishedAt,
-          },
-    )
-    .where('id', '=', mirror.id)
-    .execute();
+  await setMirrorStatus(
+    db,
+    mirror.id,
+    outcome.ok
+      ? {
+          update_status: 'finished',
+          last_error: null,
+          last_update_at: finishedAt,
+          last_successful_update_at: finishedAt,
+        }
+      : {
+          update_status: 'failed',
+          last_error: maskCredentials(outcome.error, mirror.url),
+          last_update_at: finishedAt,
+        },
+  );
 }
 
 async function push(

@@ -8,13 +8,20 @@ import type { ServerContext } from '../../core/context.js';
 import { maskCredentials } from '../../core/git/repository.js';
 import { ApiError, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
-import { nowIso } from '../../core/store/database.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { RemoteMirrorsTable } from '../../core/store/tables.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
 import { checkMirrorUrl, isInside, localPathOf, maskMirrorUrl } from './mirrorUrl.js';
+import {
+  enabledMirrorIds,
+  findProjectMirror,
+  hasQueuedJob,
+  insertMirror,
+  pageOfMirrors,
+  type RemoteMirrorRow,
+  updateProjectMirror,
+} from './store.js';
 
 export type RemoteMirror = Schemas['RemoteMirror'];
-export type RemoteMirrorRow = Omit<RemoteMirrorsTable, 'id'> & { id: number };
+export type { RemoteMirrorRow } from './store.js';
 
 /** The job that pushes one mirror; its payload is `{ mirrorId }`. */
 export const MIRROR_UPDATE_JOB = 'remote-mirror-update';
@@ -74,25 +81,13 @@ export async function mirrorUrlProblem(context: ServerContext, url: string): Pro
  */
 export async function scheduleMirrorUpdate(context: ServerContext, mirrorId: number): Promise<void> {
   const payload = JSON.stringify({ mirrorId });
-  const waiting = await context.db
-    .selectFrom('jobs')
-    .select('id')
-    .where('kind', '=', MIRROR_UPDATE_JOB)
-    .where('state', '=', 'queued')
-    .where('payload', '=', payload)
-    .executeTakeFirst();
-  if (!waiting) await context.jobs.enqueue(MIRROR_UPDATE_JOB, { mirrorId });
+  if (!(await hasQueuedJob(context.db, MIRROR_UPDATE_JOB, payload)))
+    await context.jobs.enqueue(MIRROR_UPDATE_JOB, { mirrorId });
 }
 
 /** Called on every repository change: every enabled mirror of the project gets a push. */
 export async function scheduleProjectMirrorUpdates(context: ServerContext, projectId: number): Promise<void> {
-  const mirrors = await context.db
-    .selectFrom('remote_mirrors')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .where('enabled', '=', 1)
-    .execute();
-  for (const mirror of mirrors) await scheduleMirrorUpdate(context, mirror.id);
+  for (const id of await enabledMirrorIds(context.db, projectId)) await scheduleMirrorUpdate(context, id);
 }
 
 export async function listRemoteMirrors(
@@ -109,12 +104,7 @@ export async function listRemoteMirrors(
     'read_api',
     AccessLevel.MAINTAINER,
   );
-  const page = await readPageOf(
-    context.db,
-    context.db.selectFrom('remote_mirrors').where('project_id', '=', project.id),
-    (query) => query.selectAll().orderBy('id'),
-    window,
-  );
+  const page = await pageOfMirrors(context.db, project.id, window);
   return { items: page.items.map(presentRemoteMirror), total: page.total };
 }
 
@@ -134,23 +124,13 @@ export async function createRemoteMirror(
   );
   const problem = await mirrorUrlProblem(context, body.url);
   if (problem) throw urlError(problem);
-  const row = await context.db
-    .insertInto('remote_mirrors')
-    .values({
-      project_id: project.id,
-      url: body.url,
-      enabled: body.enabled === true ? 1 : 0,
-      only_protected_branches: body.only_protected_branches === true ? 1 : 0,
-      keep_divergent_refs: body.keep_divergent_refs === true ? 1 : 0,
-      update_status: 'none',
-      last_error: null,
-      last_update_at: null,
-      last_update_started_at: null,
-      last_successful_update_at: null,
-      created_at: nowIso(),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertMirror(context.db, {
+    projectId: project.id,
+    url: body.url,
+    enabled: body.enabled === true,
+    onlyProtectedBranches: body.only_protected_branches === true,
+    keepDivergentRefs: body.keep_divergent_refs === true,
+  });
   if (row.enabled === 1) await scheduleMirrorUpdate(context, row.id);
   return presentRemoteMirror(row);
 }
@@ -178,19 +158,10 @@ export async function updateRemoteMirror(
     only_protected_branches: flag(body.only_protected_branches),
     keep_divergent_refs: flag(body.keep_divergent_refs),
   };
-  const query = context.db
-    .updateTable('remote_mirrors')
-    .where('id', '=', mirrorId)
-    .where('project_id', '=', project.id);
   const hasChanges = Object.values(changes).some((value) => value !== undefined);
   const row = hasChanges
-    ? await query.set(changes).returningAll().executeTakeFirst()
-    : await context.db
-        .selectFrom('remote_mirrors')
-        .selectAll()
-        .where('id', '=', mirrorId)
-        .where('project_id', '=', project.id)
-        .executeTakeFirst();
+    ? await updateProjectMirror(context.db, project.id, mirrorId, changes)
+    : await findProjectMirror(context.db, project.id, mirrorId);
   if (!row) throw notFound('Remote mirror');
   if (row.enabled === 1) await scheduleMirrorUpdate(context, row.id);
   return presentRemoteMirror(row);

@@ -274,3 +274,26 @@ export async function saveScimToken(
       .where('group_id', '=', groupId)
       .execute();
 }
+
+/** Sets a group's single sign-on (fixtures). */
+export async function insertGroupSso(
+  db: Db,
+  groupId: number,
+  sso: { enabled: boolean; defaultMembershipRole: number; scimTokenSha256: string | undefined },
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('group_saml_providers')
+    .values({
+      group_id: groupId,
+      enabled: sso.enabled ? 1 : 0,
+      default_membership_role: sso.defaultMembershipRole,
+      created_at: now,
+    })
+    .execute();
+  if (sso.scimTokenSha256 !== undefined)
+    await db
+      .insertInto('group_scim_tokens')
+      .values({ group_id: groupId, token_sha256: sso.scimTokenSha256, created_at: now })
+      .execute();
+}

@@ -1,7 +1,8 @@
 // Snippets (document 2, 4.5 and 4.6): personal snippets under /snippets and project snippets under
 // /projects/:id/snippets. Other areas read project snippets through findReadableProjectSnippet.
 import type { Area } from '../../core/area.js';
+import { snippetsFixtures } from './fixtures.js';
 import { snippetsRouter } from './routes.js';
 
-export const snippetsArea: Area = { name: 'snippets', router: snippetsRouter };
+export const snippetsArea: Area = { name: 'snippets', router: snippetsRouter, fixtures: snippetsFixtures };
 export { findReadableProjectSnippet, type ReadableProjectSnippet } from './readable.js';

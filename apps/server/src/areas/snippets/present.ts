@@ -2,7 +2,7 @@
 
 import type { Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { filesOf, type SnippetFile, type SnippetRow } from './store.js';
+import { filesOf, type SnippetFile, type SnippetRow, snippetAuthors } from './store.js';
 
 export type Snippet = Schemas['Snippet'];
 export type ProjectSnippet = Schemas['ProjectSnippet'];
@@ -15,11 +15,7 @@ async function authorsOf(db: Db, rows: readonly SnippetRow[]): Promise<Map<numbe
   const ids = [...new Set(rows.map((row) => row.author_id))];
   const authors = new Map<number, Author>();
   if (ids.length === 0) return authors;
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'username', 'email', 'name', 'state', 'created_at'])
-    .where('id', 'in', ids)
-    .execute();
+  const users = await snippetAuthors(db, ids);
   for (const user of users) authors.set(user.id, { ...user });
   return authors;
 }

@@ -1,6 +1,6 @@
 // The snippets area's queries: snippets (personal ones have no project) and their files.
 
-import type { Expression, Selectable, SqlBool } from 'kysely';
+import type { Expression, Insertable, Selectable, SqlBool } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { SnippetFilesTable, SnippetsTable } from '../../core/store/tables.js';
@@ -150,4 +150,25 @@ export async function replaceFiles(db: Db, snippetId: number, files: readonly Sn
 export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('snippets').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** Adds a snippet as given, with its files (fixtures); returns its ID. */
+export async function insertFixtureSnippet(
+  db: Db,
+  snippet: Insertable<SnippetsTable>,
+  files: Record<string, string>,
+): Promise<number> {
+  const { id } = await db.insertInto('snippets').values(snippet).returning('id').executeTakeFirstOrThrow();
+  const rows = Object.entries(files).map(([path, content]) => ({ snippet_id: id, path, content }));
+  if (rows.length > 0) await db.insertInto('snippet_files').values(rows).execute();
+  return id;
+}
+
+/** The authors of a page's snippets. */
+export function snippetAuthors(db: Db, ids: readonly number[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'name', 'state', 'created_at'])
+    .where('id', 'in', [...ids])
+    .execute();
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FIXTURE_AREAS } from '../../app.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import type { ServerContext } from '../../core/context.js';
 import { RepositoryEvents } from '../../core/git/repositoryEvents.js';
@@ -57,7 +58,11 @@ beforeEach(async () => {
     repositoryEvents: new RepositoryEvents(),
     instance: DEFAULT_INSTANCE_SETTINGS,
   };
-  await loadFixturesIfEmpty(context, await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)));
+  await loadFixturesIfEmpty(
+    context,
+    await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
+    FIXTURE_AREAS,
+  );
 });
 
 afterEach(async () => {

@@ -8,13 +8,13 @@ import { cp, rename, rm } from 'node:fs/promises';
 import type { ServerContext } from '../../core/context.js';
 import { repositoryReadCache } from '../../core/git/readCache.js';
 import { GitRepository } from '../../core/git/repository.js';
-import { nowIso } from '../../core/store/database.js';
 import {
   FINAL_STORAGE_MOVE_STATES,
   STORAGE_MOVE_JOB,
   type StorageMoveRow,
   type StorageMoveState,
 } from './service.js';
+import { findMovedProject, findStorageMove, setMoveState, switchProjectStorage } from './store.js';
 
 /**
  * What identifies a repository's content for the move: every branch tip and where HEAD points. Read past
@@ -34,12 +34,7 @@ async function setState(
   state: StorageMoveState,
   error: string | null = null,
 ): Promise<StorageMoveRow> {
-  return context.db
-    .updateTable('project_repository_storage_moves')
-    .set({ state, error, updated_at: nowIso() })
-    .where('id', '=', move.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return setMoveState(context.db, move.id, state, error);
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -74,25 +69,7 @@ async function replicate(
         'the copy does not match the source (the repository changed during the copy); run the move again',
       );
     }
-    const switched = await context.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .updateTable('projects')
-        // A new generation tells every server process to drop what it read of the repository before.
-        .set((eb) => ({
-          repository_storage: move.destination_storage_name,
-          repository_generation: eb('repository_generation', '+', 1),
-        }))
-        .where('id', '=', move.project_id)
-        .where('repository_storage', '=', move.source_storage_name)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
-      await trx
-        .updateTable('project_repository_storage_moves')
-        .set({ state: 'replicated', updated_at: nowIso() })
-        .where('id', '=', move.id)
-        .execute();
-      return true;
-    });
+    const switched = await switchProjectStorage(context.db, move);
     if (!switched) throw new Error('the project changed storage while its repository was being copied');
   } catch (error) {
     // Nothing points at the destination yet: leave no copy behind.
@@ -117,20 +94,12 @@ export async function runStorageMove(
   moveId: number,
 ): Promise<StorageMoveRow | undefined> {
   const { db } = context;
-  let move = await db
-    .selectFrom('project_repository_storage_moves')
-    .selectAll()
-    .where('id', '=', moveId)
-    .executeTakeFirst();
+  let move = await findStorageMove(db, moveId);
   if (!move || FINAL_STORAGE_MOVE_STATES.includes(move.state as StorageMoveState)) return move;
 
   let sourceStillMatches = true;
   try {
-    const project = await db
-      .selectFrom('projects')
-      .select('repository_storage')
-      .where('id', '=', move.project_id)
-      .executeTakeFirst();
+    const project = await findMovedProject(db, move.project_id);
     if (!project) throw new Error('the project no longer exists');
     if (move.state !== 'started' && move.state !== 'replicated')
       move = await setState(context, move, 'started');

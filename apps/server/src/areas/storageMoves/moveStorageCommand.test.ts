@@ -4,11 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_AREAS } from '../../app.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
-import { RepositoryEvents } from '../../core/git/repositoryEvents.js';
 import { RepositoryStorages } from '../../core/git/storages.js';
-import { DEFAULT_INSTANCE_SETTINGS } from '../../core/instance.js';
-import { JobQueue } from '../../core/jobs/queue.js';
 import { openDatabase } from '../../core/store/database.js';
 import { loadFixturesIfEmpty } from '../../core/store/fixtures.js';
 import { readFixturesFile } from '../../core/store/fixturesFile.js';
@@ -35,15 +33,9 @@ beforeAll(async () => {
   const storages = new RepositoryStorages(dataDir, ['default', 'secondary']);
   await storages.ensureDirectories();
   await loadFixturesIfEmpty(
-    {
-      db,
-      dataDir,
-      storages,
-      jobs: new JobQueue(db),
-      repositoryEvents: new RepositoryEvents(),
-      instance: DEFAULT_INSTANCE_SETTINGS,
-    },
+    { db, storages },
     await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH)),
+    FIXTURE_AREAS,
   );
   await db.destroy();
 });

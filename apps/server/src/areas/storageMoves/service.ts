@@ -7,12 +7,18 @@ import { projectIdentity } from '../../core/access/projectIdentity.js';
 import type { ServerContext } from '../../core/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
-import { nowIso } from '../../core/store/database.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { ProjectRepositoryStorageMovesTable } from '../../core/store/tables.js';
+import type { Page, PageWindow } from '../../core/store/paging.js';
+import {
+  findMovedProject,
+  findMoveInStates,
+  findStorageMove,
+  insertScheduledMove,
+  pageOfStorageMoves,
+  type StorageMoveRow,
+} from './store.js';
 
 export type StorageMove = Schemas['ProjectRepositoryStorageMove'];
-export type StorageMoveRow = Omit<ProjectRepositoryStorageMovesTable, 'id'> & { id: number };
+export type { StorageMoveRow } from './store.js';
 export type StorageMoveState = StorageMove['state'];
 
 /** The job that carries out one move; its payload is `{ moveId }`. */
@@ -32,11 +38,8 @@ function requireAdministrator(caller: Caller): void {
 }
 
 export async function presentStorageMove(context: ServerContext, move: StorageMoveRow): Promise<StorageMove> {
-  const project = await context.db
-    .selectFrom('projects')
-    .selectAll()
-    .where('id', '=', move.project_id)
-    .executeTakeFirstOrThrow();
+  const project = await findMovedProject(context.db, move.project_id);
+  if (!project) throw new Error(`storage move ${move.id}: project ${move.project_id} is missing`);
   return {
     id: move.id,
     created_at: move.created_at,
@@ -74,28 +77,14 @@ export async function scheduleStorageMove(
     throw badRequest(`The repository of project ${project.id} is already on storage ${destination}`);
   }
   const move = await context.db.transaction().execute(async (trx) => {
-    const active = await trx
-      .selectFrom('project_repository_storage_moves')
-      .select('id')
-      .where('project_id', '=', project.id)
-      .where('state', 'in', ACTIVE_STATES)
-      .executeTakeFirst();
+    const active = await findMoveInStates(trx, project.id, ACTIVE_STATES);
     if (active)
       throw conflict(`Project ${project.id} already has a storage move in progress (move ${active.id})`);
-    const now = nowIso();
-    return trx
-      .insertInto('project_repository_storage_moves')
-      .values({
-        project_id: project.id,
-        state: 'scheduled',
-        source_storage_name: project.repository_storage,
-        destination_storage_name: destination,
-        created_at: now,
-        updated_at: now,
-        error: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertScheduledMove(trx, {
+      projectId: project.id,
+      source: project.repository_storage,
+      destination,
+    });
   });
   await context.jobs.enqueue(STORAGE_MOVE_JOB, { moveId: move.id }, { delayMs: options.delayMs });
   return presentStorageMove(context, move);
@@ -107,12 +96,7 @@ export async function listStorageMoves(
   window: PageWindow,
 ): Promise<Page<StorageMove>> {
   requireAdministrator(caller);
-  const page = await readPageOf(
-    context.db,
-    context.db.selectFrom('project_repository_storage_moves'),
-    (query) => query.selectAll().orderBy('id', 'desc'),
-    window,
-  );
+  const page = await pageOfStorageMoves(context.db, window);
   const items = await Promise.all(page.items.map((row) => presentStorageMove(context, row)));
   return { items, total: page.total };
 }
@@ -123,11 +107,7 @@ export async function getStorageMove(
   id: number,
 ): Promise<StorageMove> {
   requireAdministrator(caller);
-  const row = await context.db
-    .selectFrom('project_repository_storage_moves')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findStorageMove(context.db, id);
   if (!row) throw notFound('Project repository storage move');
   return presentStorageMove(context, row);
 }

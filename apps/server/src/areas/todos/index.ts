@@ -3,10 +3,11 @@
 // registering a presenter (registerTodoTarget).
 import type { Area } from '../../core/area.js';
 import type { Db } from '../../core/store/database.js';
+import { todosFixtures } from './fixtures.js';
 import { todosRouter } from './routes.js';
 import { type CreatedTodo, insertTodo, type NewTodo } from './store.js';
 
-export const todosArea: Area = { name: 'todos', router: todosRouter };
+export const todosArea: Area = { name: 'todos', router: todosRouter, fixtures: todosFixtures };
 
 /**
  * Makes a pending to-do for `todo.userId`, unless one for the same target and action is already pending

@@ -2,7 +2,7 @@
 // TodoService#create_mention_todos): users named at the very start of the text are `directly_addressed`,
 // the others `mentioned`; each user gets one to-do, and only users who may read the target get one.
 import type { Db } from '../../core/store/database.js';
-import { insertTodo, type NewTodo } from './store.js';
+import { activeUsersNamed, insertTodo, type NewTodo, userIdsNamed } from './store.js';
 
 // A username as GitLab allows it, after an `@` that does not follow a word character (so e-mail addresses
 // are no mentions). A trailing `.` ends a sentence, not the username.
@@ -44,12 +44,7 @@ export async function insertMentionTodos(
   const names = mentionedUsernames(text);
   if (names.length === 0) return [];
   const direct = directlyAddressedUsernames(text);
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'username'])
-    .where((eb) => eb(eb.fn('lower', ['username']), 'in', names))
-    .where('state', '=', 'active')
-    .execute();
+  const users = await activeUsersNamed(db, names);
   const made: number[] = [];
   for (const user of users) {
     if (skipUserIds.includes(user.id) || !(await mayRead(user.id))) continue;
@@ -64,10 +59,5 @@ export async function insertMentionTodos(
 export async function mentionedUserIds(db: Db, text: string | null | undefined): Promise<number[]> {
   const names = mentionedUsernames(text);
   if (names.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
-    .select('id')
-    .where((eb) => eb(eb.fn('lower', ['username']), 'in', names))
-    .execute();
-  return rows.map((row) => row.id);
+  return userIdsNamed(db, names);
 }

@@ -3,8 +3,8 @@
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { presentUser, usersById } from '../issues/index.js';
-import type { TodoRow } from './store.js';
+import { presentUser, usersById } from '../issuables/index.js';
+import { ancestorNames, type TodoRow, todoGroupRows, todoProjectRows } from './store.js';
 import { type PresentedTarget, todoTargetPresenter } from './targets.js';
 
 export type Todo = Schemas['Todo'];
@@ -15,24 +15,12 @@ async function projectsById(db: Db, ids: readonly number[]): Promise<Map<number,
   const unique = [...new Set(ids)];
   const byId = new Map<number, TodoProject>();
   if (unique.length === 0) return byId;
-  const rows = await db
-    .selectFrom('projects as p')
-    .innerJoin('groups as g', 'g.id', 'p.namespace_id')
-    .select(['p.id', 'p.name', 'p.path', 'p.namespace_id', 'g.full_path'])
-    .where('p.id', 'in', unique)
-    .execute();
+  const rows = await todoProjectRows(db, unique);
   // name_with_namespace names every group of the chain: `Acme / Platform / Infra`.
-  const chains = await db
-    .selectFrom('group_ancestors as a')
-    .innerJoin('groups as g', 'g.id', 'a.ancestor_id')
-    .select(['a.group_id', 'a.depth', 'g.name'])
-    .where(
-      'a.group_id',
-      'in',
-      rows.map((row) => row.namespace_id),
-    )
-    .orderBy('a.depth', 'desc')
-    .execute();
+  const chains = await ancestorNames(
+    db,
+    rows.map((row) => row.namespace_id),
+  );
   for (const row of rows) {
     const names = chains.filter((link) => link.group_id === row.namespace_id).map((link) => link.name);
     byId.set(row.id, {
@@ -49,11 +37,7 @@ async function projectsById(db: Db, ids: readonly number[]): Promise<Map<number,
 async function groupsById(db: Db, ids: readonly number[]): Promise<Map<number, TodoGroup>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('groups')
-    .select(['id', 'name', 'path', 'full_path', 'parent_id'])
-    .where('id', 'in', unique)
-    .execute();
+  const rows = await todoGroupRows(db, unique);
   return new Map(rows.map((row) => [row.id, { ...row, kind: 'group' }]));
 }
 

@@ -4,6 +4,7 @@
 import { AccessLevel, canSee, type ProjectRow, projectAccessLevel } from '../../core/access/access.js';
 import { type Caller, toCallerUser } from '../../core/access/caller.js';
 import type { Db } from '../../core/store/database.js';
+import { findUserRow } from './store.js';
 
 /** What decides whether a user may read a project object. */
 export interface ProjectTarget {
@@ -18,7 +19,7 @@ export async function userMayReadProjectTarget(
   userId: number,
   target: ProjectTarget,
 ): Promise<boolean> {
-  const row = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  const row = await findUserRow(db, userId);
   if (row?.state !== 'active') return false;
   const user: Caller = { user: toCallerUser(row), scopes: [] };
   const level = await projectAccessLevel(db, user, target.project);

@@ -10,7 +10,16 @@ import type { QueryParams } from '../../core/http/types.js';
 import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { presentTodos, type Todo } from './present.js';
-import { findUserTodo, listTodos, markAllTodosDone, markTodoDone, type TodoFilters } from './store.js';
+import {
+  findUserRow,
+  findUserTodo,
+  groupWithDescendants,
+  listTodos,
+  markAllTodosDone,
+  markTodoDone,
+  projectExists,
+  type TodoFilters,
+} from './store.js';
 import { todoTargetTypes } from './targets.js';
 
 type ListQuery = QueryParams<'listTodos'>;
@@ -29,11 +38,7 @@ async function filtersOf(context: ServerContext, caller: Caller, query: ListQuer
   if (query.action !== undefined) filters.action = query.action;
   if (query.type !== undefined) filters.type = query.type;
   if (query.author_id !== undefined) {
-    const author = await db
-      .selectFrom('users')
-      .select('id')
-      .where('id', '=', safeId(query.author_id))
-      .executeTakeFirst();
+    const author = await findUserRow(db, safeId(query.author_id));
     if (!author) throw notFound('User');
     filters.authorId = author.id;
   }
@@ -44,30 +49,15 @@ async function filtersOf(context: ServerContext, caller: Caller, query: ListQuer
       // An existing project the caller may not read matches the to-dos without a project (GitLab's
       // finder drops the project it may not read); an unknown one is a 404.
       if (!(error instanceof ApiError) || error.status !== 404) throw error;
-      const exists = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('id', '=', safeId(query.project_id))
-        .executeTakeFirst();
-      if (!exists) throw notFound('Project');
+      if (!(await projectExists(db, safeId(query.project_id)))) throw notFound('Project');
       filters.projectId = null;
     }
   }
   if (query.group_id !== undefined) {
-    const group = await db
-      .selectFrom('groups')
-      .select('id')
-      .where('id', '=', safeId(query.group_id))
-      .where('kind', '=', 'group')
-      .executeTakeFirst();
-    if (!group) throw notFound('Group');
     // The group and its descendants (GitLab's for_group_ids_and_descendants).
-    const descendants = await db
-      .selectFrom('group_ancestors')
-      .select('group_id')
-      .where('ancestor_id', '=', group.id)
-      .execute();
-    filters.groupIds = descendants.map((row) => row.group_id);
+    const groupIds = await groupWithDescendants(db, safeId(query.group_id));
+    if (!groupIds) throw notFound('Group');
+    filters.groupIds = groupIds;
   }
   return filters;
 }

@@ -1,5 +1,5 @@
 // The todos area's queries: a user's to-do items, created by the areas that change their targets.
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
@@ -192,5 +192,90 @@ export async function markTargetTodosDone(
     .where('target_type', '=', target.type)
     .where('target_id', '=', target.id)
     .where('state', '=', 'pending')
+    .execute();
+}
+
+/** Adds a to-do as given (fixtures: any state, the target's times). */
+export async function insertFixtureTodo(db: Db, todo: Insertable<TodosTable>): Promise<void> {
+  await db.insertInto('todos').values(todo).execute();
+}
+
+/* What to-dos refer to ---------------------------------------------------------------------------- */
+
+/** The active users with these usernames, ignoring case (`names` in lower case). */
+export function activeUsersNamed(db: Db, names: readonly string[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'username'])
+    .where((eb) => eb(eb.fn('lower', ['username']), 'in', [...names]))
+    .where('state', '=', 'active')
+    .execute();
+}
+
+/** The IDs of the users with these usernames, ignoring case (`names` in lower case), whatever their state. */
+export async function userIdsNamed(db: Db, names: readonly string[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['username']), 'in', [...names]))
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+export function findUserRow(db: Db, userId: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function projectExists(db: Db, projectId: number): Promise<boolean> {
+  return (
+    (await db.selectFrom('projects').select('id').where('id', '=', projectId).executeTakeFirst()) !==
+    undefined
+  );
+}
+
+/** A group (not a personal namespace) and its descendants' IDs, or undefined when there is no such group. */
+export async function groupWithDescendants(db: Db, groupId: number): Promise<number[] | undefined> {
+  const group = await db
+    .selectFrom('groups')
+    .select('id')
+    .where('id', '=', groupId)
+    .where('kind', '=', 'group')
+    .executeTakeFirst();
+  if (!group) return undefined;
+  const descendants = await db
+    .selectFrom('group_ancestors')
+    .select('group_id')
+    .where('ancestor_id', '=', group.id)
+    .execute();
+  return descendants.map((row) => row.group_id);
+}
+
+/** The projects of a page's to-dos with their namespace's full path. */
+export function todoProjectRows(db: Db, ids: readonly number[]) {
+  return db
+    .selectFrom('projects as p')
+    .innerJoin('groups as g', 'g.id', 'p.namespace_id')
+    .select(['p.id', 'p.name', 'p.path', 'p.namespace_id', 'g.full_path'])
+    .where('p.id', 'in', [...ids])
+    .execute();
+}
+
+/** The names of every group of these groups' chains, the farthest ancestor first. */
+export function ancestorNames(db: Db, groupIds: readonly number[]) {
+  return db
+    .selectFrom('group_ancestors as a')
+    .innerJoin('groups as g', 'g.id', 'a.ancestor_id')
+    .select(['a.group_id', 'a.depth', 'g.name'])
+    .where('a.group_id', 'in', [...groupIds])
+    .orderBy('a.depth', 'desc')
+    .execute();
+}
+
+/** The groups of a page's to-dos. */
+export function todoGroupRows(db: Db, ids: readonly number[]) {
+  return db
+    .selectFrom('groups')
+    .select(['id', 'name', 'path', 'full_path', 'parent_id'])
+    .where('id', 'in', [...ids])
     .execute();
 }

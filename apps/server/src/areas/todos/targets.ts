@@ -1,11 +1,9 @@
-// The objects to-dos are about, presented for the to-do list a page at a time. Issues and merge requests are
-// presented by their areas (registered here); an area with other targets (epics) registers a presenter for
-// its type through registerTodoTarget, so that this area never reaches into its internals. To-dos whose
-// target type has no presenter are not listed.
+// The objects to-dos are about, presented for the to-do list a page at a time. Each area with to-do targets
+// (issues, merge requests, epics) registers a presenter for its type through registerTodoTarget, from its
+// own index, so that this area never imports them (they import it to make to-dos). To-dos whose target
+// type has no presenter are not listed.
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
-import { presentIssuesById } from '../issues/index.js';
-import { presentMergeRequestsById } from '../mergeRequests/index.js';
 
 export type TodoTarget = Schemas['TodoTarget'];
 
@@ -36,19 +34,3 @@ export function todoTargetTypes(): string[] {
 export function todoTargetPresenter(type: string): TodoTargetPresenter | undefined {
   return presenters.get(type);
 }
-
-// Issues and merge requests are shown as their own lists show them (GitLab's Todo entity embeds the target's
-// entity), presented by their areas.
-registerTodoTarget('Issue', async (context, ids, origin) => {
-  const presented = new Map<number, PresentedTarget>();
-  for (const [id, issue] of await presentIssuesById(context.db, ids, origin))
-    presented.set(id, { target: issue, url: issue.web_url });
-  return presented;
-});
-
-registerTodoTarget('MergeRequest', async (context, ids, origin) => {
-  const presented = new Map<number, PresentedTarget>();
-  for (const [id, mergeRequest] of await presentMergeRequestsById(context.db, ids, origin))
-    presented.set(id, { target: mergeRequest, url: mergeRequest.web_url });
-  return presented;
-});

@@ -1,10 +1,10 @@
 // The users area's queries: one page of the user list with its filters and order, one user, and how many
 // personal projects users have (whether they may create another).
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
-import type { UsersTable } from '../../core/store/tables.js';
+import type { PersonalAccessTokensTable, UsersTable } from '../../core/store/tables.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -110,4 +110,18 @@ export async function personalProjectCounts(db: Db, users: readonly UserRow[]): 
     .execute();
   for (const row of rows) counts.set(row.id, Number(row.count));
   return counts;
+}
+
+/** Adds a user (fixtures); returns its ID. */
+export async function insertUser(db: Db, user: Insertable<UsersTable>): Promise<number> {
+  const { id } = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Adds a personal access token of a user (fixtures). */
+export async function insertPersonalAccessToken(
+  db: Db,
+  token: Insertable<PersonalAccessTokensTable>,
+): Promise<void> {
+  await db.insertInto('personal_access_tokens').values(token).execute();
 }

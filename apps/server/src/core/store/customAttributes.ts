@@ -27,3 +27,25 @@ export async function customAttributesOf(
   }
   return attributes;
 }
+
+/** Sets a subject's custom attributes, in the order given (fixtures). */
+export async function insertCustomAttributes(
+  db: Db,
+  subjectType: CustomAttributeSubject,
+  subjectId: number,
+  attributes: Record<string, string>,
+  now: string,
+): Promise<void> {
+  for (const [key, value] of Object.entries(attributes))
+    await db
+      .insertInto('custom_attributes')
+      .values({
+        subject_type: subjectType,
+        subject_id: subjectId,
+        key,
+        value,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+}

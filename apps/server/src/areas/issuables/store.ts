@@ -1,18 +1,15 @@
-// What issues and merge requests share (GitLab's "issuables"): their label names and attached users (rows of
-// issuable_labels and issuable_users), the users' embedded shape, label parameters, the task list count
-// of a description, and the filters by labels, users and text. The merge requests area reaches these
-// through this area's index.ts.
+// The SQL of what issues and merge requests share (GitLab's "issuables"): the users they name, their label
+// names and attached users (rows of issuable_labels and issuable_users), and the conditions of their lists'
+// filters by labels, users and text.
 
 import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
-import { invalidParameter } from '../../core/http/errors.js';
-import type { Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database } from '../../core/store/tables.js';
+import type { LabelFilter } from './parameters.js';
 
 export type IssuableType = 'Issue' | 'MergeRequest';
 export type IssuableRole = 'assignee' | 'reviewer';
-export type UserBasic = Schemas['UserBasic'];
 
 /** A user as the embedded objects show them. */
 export interface IssuableUser {
@@ -21,17 +18,6 @@ export interface IssuableUser {
   name: string;
   state: string;
   avatar_url: string | null;
-}
-
-export function presentUser(user: IssuableUser, origin: string): UserBasic {
-  return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state,
-    avatar_url: user.avatar_url,
-    web_url: `${origin}/${user.username}`,
-  };
 }
 
 /** The users with these IDs, by ID (author, closed_by, merged_by of a page, in one query). */
@@ -47,7 +33,7 @@ export async function usersById(db: Db, ids: readonly number[]): Promise<Map<num
 }
 
 /** `group/subgroup/project` of each project, by ID, in one query (issuables of several projects). */
-async function projectPathsById(db: Db, projectIds: readonly number[]): Promise<Map<number, string>> {
+export async function projectPathsById(db: Db, projectIds: readonly number[]): Promise<Map<number, string>> {
   const unique = [...new Set(projectIds)];
   if (unique.length === 0) return new Map();
   const rows = await db
@@ -57,31 +43,6 @@ async function projectPathsById(db: Db, projectIds: readonly number[]): Promise<
     .where('p.id', 'in', unique)
     .execute();
   return new Map(rows.map((row) => [row.id, `${row.full_path}/${row.path}`]));
-}
-
-/**
- * Issuables of several projects (a to-do list's targets) presented by a presenter of one project's page, by
- * ID: the rows grouped by project, each group presented with its project's full path.
- */
-export async function presentAcrossProjects<Row extends { id: number; project_id: number }, Body>(
-  db: Db,
-  rows: readonly Row[],
-  present: (rows: Row[], projectId: number, fullPath: string) => Promise<Body[]>,
-): Promise<Map<number, Body>> {
-  const paths = await projectPathsById(
-    db,
-    rows.map((row) => row.project_id),
-  );
-  const presented = new Map<number, Body>();
-  for (const [projectId, fullPath] of paths) {
-    const ofProject = rows.filter((row) => row.project_id === projectId);
-    const bodies = await present(ofProject, projectId, fullPath);
-    for (const [index, row] of ofProject.entries()) {
-      const body = bodies[index];
-      if (body !== undefined) presented.set(row.id, body);
-    }
-  }
-  return presented;
 }
 
 /** The label names of each issuable of the page, sorted (GitLab sorts them by title). */
@@ -172,58 +133,6 @@ export async function replaceUsers(
     )
     .execute();
 }
-
-/* Parameters -------------------------------------------------------------------------------------- */
-
-/**
- * Label names from a comma-separated string or an array (GitLab's label parameters): trimmed, empty ones
- * dropped, duplicates removed (first spelling kept). `name` is the parameter, for the error message.
- */
-export function labelNames(name: string, value: string | readonly string[]): string[] {
-  const parts = typeof value === 'string' ? value.split(',') : value.flatMap((item) => item.split(','));
-  const names: string[] = [];
-  for (const part of parts) {
-    const label = part.trim();
-    if (label === '') continue;
-    if (label.length > 255) throw invalidParameter(name, 'a label name is longer than 255 characters');
-    if (!names.includes(label)) names.push(label);
-  }
-  return names;
-}
-
-/** The `labels` filter: issuables with none, with any, or with all of the named labels. */
-export type LabelFilter = { kind: 'none' } | { kind: 'any' } | { kind: 'all'; names: string[] };
-
-/** `None` and `Any` (any case, as GitLab's FILTER_NONE / FILTER_ANY) or label names. */
-export function labelFilter(value: string | undefined): LabelFilter | undefined {
-  if (value === undefined) return undefined;
-  const lower = value.trim().toLowerCase();
-  if (lower === 'none') return { kind: 'none' };
-  if (lower === 'any') return { kind: 'any' };
-  const names = labelNames('labels', value);
-  return names.length === 0 ? undefined : { kind: 'all', names };
-}
-
-/** The task list items of a Markdown description (`- [ ]`, `* [x]`, `1. [ ]`), and how many are checked. */
-export function taskCompletion(description: string | null): { count: number; completed_count: number } {
-  let count = 0;
-  let completed = 0;
-  for (const line of (description ?? '').split('\n')) {
-    const match = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s/.exec(line);
-    if (!match) continue;
-    count += 1;
-    if (match[1] !== ' ') completed += 1;
-  }
-  return { count, completed_count: completed };
-}
-
-/** GitLab's time stats of an issuable without time tracking. */
-export const NO_TIME_STATS = {
-  time_estimate: 0,
-  total_time_spent: 0,
-  human_time_estimate: null,
-  human_total_time_spent: null,
-} as const;
 
 /* Filters ---------------------------------------------------------------------------------------- */
 // Conditions on the issuable row of a list's query, which names its table `i` (`issues as i`,
