@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createCollabClient, multipart, unwrap } from '@collab/client';
 
 const api = createCollabClient({
-  baseUrl: 'https://collab.example.com',
+  baseUrl: 'http://localhost:3000',
   token: process.env.COLLAB_TOKEN,
 });
 // #endregion

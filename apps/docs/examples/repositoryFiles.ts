@@ -9,7 +9,7 @@ import {
 } from '@collab/client';
 
 const api = createCollabClient({
-  baseUrl: 'https://collab.example.com',
+  baseUrl: 'http://localhost:3000',
   token: process.env.COLLAB_TOKEN,
 });
 // #endregion

@@ -4,7 +4,7 @@
 import { createScimClient, unwrap } from '@collab/client';
 
 const scim = createScimClient({
-  baseUrl: 'https://collab.example.com',
+  baseUrl: 'http://localhost:3000',
   token: process.env.SCIM_TOKEN ?? '',
 });
 // #endregion

@@ -4,7 +4,7 @@
 import { CollabApiError, createCollabClient, unwrap } from '@collab/client';
 
 const api = createCollabClient({
-  baseUrl: 'https://collab.example.com',
+  baseUrl: 'http://localhost:3000',
   token: process.env.COLLAB_TOKEN,
 });
 // #endregion

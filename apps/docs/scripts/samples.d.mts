@@ -2,6 +2,8 @@
 
 export declare const SAMPLE_LANG: string;
 export declare const SAMPLE_LABEL: string;
+export declare const CURL_LANG: string;
+export declare const CURL_LABEL: string;
 
 export interface Region {
   file: string;
@@ -28,4 +30,5 @@ export declare function samplesFor(
 export declare function withCodeSamples<Spec extends SpecLike>(
   spec: Spec,
   samples: Map<string, string>,
+  curlSamples?: Map<string, string>,
 ): Spec;

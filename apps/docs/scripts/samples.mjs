@@ -7,6 +7,8 @@ import { join } from 'node:path';
 
 export const SAMPLE_LANG = 'TypeScript';
 export const SAMPLE_LABEL = '@collab/client';
+export const CURL_LANG = 'Shell';
+export const CURL_LABEL = 'curl';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
@@ -80,13 +82,17 @@ export function samplesFor(spec, regions) {
   return { samples, errors };
 }
 
-/** A copy of the spec with each operation's sample as its `x-codeSamples`. */
-export function withCodeSamples(spec, samples) {
+/** A copy of the spec with each operation's curl sample (when given) and its client sample as `x-codeSamples`. */
+export function withCodeSamples(spec, samples, curlSamples = new Map()) {
   const copy = structuredClone(spec);
   for (const { operationId, method, path } of operationsOf(copy)) {
     const source = samples.get(operationId);
     if (source === undefined) continue;
-    copy.paths[path][method]['x-codeSamples'] = [{ lang: SAMPLE_LANG, label: SAMPLE_LABEL, source }];
+    const curl = curlSamples.get(operationId);
+    copy.paths[path][method]['x-codeSamples'] = [
+      ...(curl === undefined ? [] : [{ lang: CURL_LANG, label: CURL_LABEL, source: curl }]),
+      { lang: SAMPLE_LANG, label: SAMPLE_LABEL, source },
+    ];
   }
   return copy;
 }

@@ -1,6 +1,9 @@
-// The rendered reference docs, opened in a real browser: every tag and a sample of operations are on the page,
-// operations show their @collab/client code sample, and the menu's deep links survive a reload.
+// The rendered reference docs, opened in a real browser: nothing is loaded from another host, the introduction's
+// sections lead the menu, every tag and a sample of operations are on the page, operations show their curl and
+// @collab/client samples within the sample panel at 1,280 px, and the menu's deep links survive a reload.
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bundledSpecJsonPath } from '@collab/spec';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,14 +50,58 @@ afterAll(async () => {
 });
 
 describe('the docs page in Chromium', () => {
+  it('loads nothing from another host, on load and on a search', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(`${target.config.baseUrl}/docs`, { waitUntil: 'load' });
+    await waitForScript(page);
+    // The sidebar's search opens a dialog whose results come from the page's own index.
+    await page.getByText('Search', { exact: false }).first().click();
+    await page.getByPlaceholder('Search docs').fill('protected branch');
+    await expect
+      .poll(async () => page.getByText('List protected branches').first().isVisible(), { timeout: 10_000 })
+      .toBe(true);
+    await page.keyboard.press('Enter');
+    // Redoc's telemetry is off in the page's options, and nothing it would have batched is sent: its
+    // exporter sends a batch every 5 s (with telemetry on, the first left 5 s after the page's script ran).
+    expect(await page.content()).toContain('"disableTelemetry":true');
+    await page.waitForTimeout(6_000);
+    await page.waitForLoadState('networkidle');
+    await page.close({ runBeforeUnload: true });
+    const origin = new URL(target.config.baseUrl).origin;
+    expect(requested.length).toBeGreaterThan(0);
+    // data: and blob: URLs are made by the page itself and never leave the browser.
+    const elsewhere = requested.filter(
+      (url) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin,
+    );
+    expect(elsewhere).toEqual([]);
+  }, 120_000);
+
+  it('leads with the introduction: what the API is, getting started and authentication', async () => {
+    const page = await openDocs(1280);
+    const labels = await page.locator('.menu-content [data-testid="menu-item-label"]').allTextContents();
+    expect(labels.slice(0, 4).map((label) => label.trim())).toEqual([
+      'Collab API',
+      'Getting started',
+      'Authentication',
+      'Requests and responses',
+    ]);
+    // The page's text (its scripts, which embed the whole spec, are outside #redoc).
+    const text = (await page.locator('#redoc').textContent()) ?? '';
+    for (const needed of ['pnpm start', 'PRIVATE-TOKEN', 'private_token', 'Authorization: Bearer', 'Sudo']) {
+      expect(text, needed).toContain(needed);
+    }
+    // The markers of the spec's authors, which the page does not show, are not talked about.
+    expect(text).not.toContain('x-source');
+    await page.close();
+  }, 120_000);
+
   it('renders every tag and a sample of operations', async () => {
     const page = await browser.newPage();
-    const failedOwnRequests: string[] = [];
+    const failedRequests: string[] = [];
     const pageErrors: string[] = [];
-    // Only the page's own resources count: the "API docs by" badge links an image on the internet.
-    page.on('requestfailed', (request) => {
-      if (request.url().startsWith(target.config.baseUrl)) failedOwnRequests.push(request.url());
-    });
+    page.on('requestfailed', (request) => failedRequests.push(request.url()));
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${target.config.baseUrl}/docs`, { waitUntil: 'load' });
     // The search box says "Loading..." until the page's script has taken over the prerendered HTML.
@@ -92,27 +139,47 @@ describe('the docs page in Chromium', () => {
         .toBe(true);
     }
     expect(await page.title()).toContain('Collab API');
-    expect(failedOwnRequests).toEqual([]);
+    expect(failedRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
     await page.close();
   }, 240_000);
 
-  it('shows the @collab/client code sample of a random sample of operations', async () => {
-    const page = await openDocs();
-    const sample = pickRandom(documentedOperations, 5);
+  it('shows the curl and @collab/client samples of operations, within the sample panel at 1,280 px', async () => {
+    const page = await openDocs(1280);
+    // The operation with the longest sample line, and a random sample of the others.
+    const longest = documentedOperations.reduce((widest, operation) =>
+      longestLine(operation) > longestLine(widest) ? operation : widest,
+    );
+    const sample = [longest, ...pickRandom(documentedOperations, 4)];
+    let language = 'curl';
     for (const operation of sample) {
-      const source = operation['x-codeSamples']?.[0]?.source ?? '';
-      expect(source, operation.operationId).toContain("from '@collab/client'");
+      const [curl, client] = operation['x-codeSamples'] ?? [];
+      expect(curl?.label, operation.operationId).toBe('curl');
+      expect(curl?.source, operation.operationId).toMatch(/^curl /);
+      expect(client?.source, operation.operationId).toContain("from '@collab/client'");
       const section = await goToOperation(page, operation);
-      // The request panel, with the sample's label as its language, shows the sample as it is.
-      const code = section
-        .locator('[data-testid="right-panel"]', { hasText: '@collab/client' })
-        .locator('pre')
+      // The request's panel: its language menu names the language shown.
+      const panel = section
+        .locator('[data-testid="right-panel"]', { hasText: /curl|@collab\/client/ })
         .first();
-      await expect
-        .poll(async () => ((await code.textContent()) ?? '').trim(), { timeout: 10_000 })
-        .toBe(source.trim());
+      const code = panel.locator('pre').first();
+      for (const shown of [curl, client]) {
+        if (!shown) continue;
+        if (language !== shown.label) {
+          // The language menu is the panel's dropdown named after the language shown; the choice stays.
+          await panel.getByRole('button', { name: language, exact: true }).click();
+          await page.getByRole('menuitem', { name: shown.label, exact: true }).first().click();
+          language = shown.label;
+        }
+        await expect
+          .poll(async () => ((await code.textContent()) ?? '').trim(), { timeout: 10_000 })
+          .toBe(shown.source.trim());
+        // Every line is readable in the panel: nothing runs past its right edge.
+        const overflow = await code.evaluate((element) => element.scrollWidth - element.clientWidth);
+        expect(overflow, `${operation.operationId} ${shown.label}`).toBeLessThanOrEqual(0);
+      }
     }
+    await page.screenshot({ path: join(tmpdir(), 'collab-docs-samples-1280.png') });
     await page.close();
   }, 240_000);
 
@@ -148,8 +215,8 @@ describe('the docs page in Chromium', () => {
   }, 240_000);
 });
 
-async function openDocs(): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+async function openDocs(width = 1600): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 1000 } });
   await page.goto(`${target.config.baseUrl}/docs`, { waitUntil: 'load' });
   await waitForScript(page);
   return page;
@@ -214,6 +281,11 @@ async function expectInView(page: Page, operation: DocumentedOperation, route: s
   // The menu marks it as the current item.
   const item = page.locator(`.menu-content a[href="${route}"] [data-testid="menu-item-label"]`);
   await expect.poll(async () => item.getAttribute('data-active'), { timeout: 10_000 }).toBe('true');
+}
+
+function longestLine(operation: DocumentedOperation): number {
+  const lines = (operation['x-codeSamples'] ?? []).flatMap((sample) => sample.source.split('\n'));
+  return Math.max(0, ...lines.map((line) => line.length));
 }
 
 function pickRandom<T>(items: T[], count: number): T[] {

@@ -1,14 +1,16 @@
 // The docs' code samples (apps/docs/examples, one region per operation) are checked by the docs build: a
 // sample that does not compile, an operation without a sample and a sample of an operation the spec lacks
 // each fail it. The region rules are checked on small inputs; the type check by running the build's check
-// on a copy of one example file, once as it is and once broken.
-import { execFile } from 'node:child_process';
+// on a copy of one example file, once as it is and once broken. The curl samples are made from the client
+// samples and the spec, and a curl sample whose request the operation refuses fails the build too.
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { curlSamplesFor } from '../../../apps/docs/scripts/curl.mjs';
 import { readRegions, samplesFor, withCodeSamples } from '../../../apps/docs/scripts/samples.mjs';
 
 // The docs package of this repository: the samples are part of its build, not of the conformance suite.
@@ -97,6 +99,101 @@ describe('the samples of the operations', () => {
     const bundled = JSON.parse(await readFile(join(docsDir, '../../spec/dist/openapi.json'), 'utf8'));
     expect(samplesFor(bundled, regions).errors).toEqual([]);
   });
+});
+
+// One operation with a path parameter, a pattern on its body and a token; the client sample names its body.
+const thingsSpec = {
+  servers: [{ url: '{base_url}/api/v4', variables: { base_url: { default: 'http://localhost:3000' } } }],
+  security: [{ privateTokenHeader: [] }],
+  paths: {
+    '/projects/{id}/things': {
+      post: {
+        operationId: 'createThing',
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'a%2Fb' },
+        ],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['name'],
+                properties: {
+                  name: { type: 'string', pattern: '^[a-z-]+$', examples: ['from-the-spec'] },
+                  token: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+function clientSample(body: string): Map<string, string> {
+  return new Map([
+    [
+      'createThing',
+      [
+        "await api.POST('/projects/{id}/things', {",
+        "  params: { path: { id: 'my-group/my-project' } },",
+        `  body: ${body},`,
+        '});',
+      ].join('\n'),
+    ],
+  ]);
+}
+
+describe('the curl samples', () => {
+  it('send the client sample’s request: its parameters and body, the token its security names', () => {
+    const { samples, errors } = curlSamplesFor(thingsSpec, clientSample("{ name: 'new-thing' }"));
+    expect(errors).toEqual([]);
+    expect(samples.get('createThing')).toBe(
+      [
+        'curl \\',
+        '  --request POST \\',
+        '  --header "PRIVATE-TOKEN: $COLLAB_TOKEN" \\',
+        '  --header "Content-Type: application/json" \\',
+        `  --data '{"name":"new-thing"}' \\`,
+        '  http://localhost:3000/api/v4/projects/my-group%2Fmy-project/things',
+      ].join('\n'),
+    );
+    // Without a client sample, the spec's examples.
+    expect(curlSamplesFor(thingsSpec).samples.get('createThing')).toContain(
+      `--data '{"name":"from-the-spec"}'`,
+    );
+  });
+
+  it('fail the build on a request the operation refuses', () => {
+    const { samples, errors } = curlSamplesFor(thingsSpec, clientSample("{ name: 'Not Valid' }"));
+    expect(samples.size).toBe(0);
+    expect(errors).toEqual([expect.stringMatching(/^createThing: body.* must match pattern/)]);
+  });
+
+  it('splice an environment variable the client sample reads into the body, as the shell runs it', () => {
+    const { samples } = curlSamplesFor(
+      thingsSpec,
+      clientSample("{ name: 'new-thing', token: process.env.THING_TOKEN ?? '' }"),
+    );
+    const command = samples.get('createThing') ?? '';
+    // A stand-in curl that prints its arguments, one a line.
+    const printed = execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; }\n${command}`], {
+      env: { PATH: process.env.PATH, THING_TOKEN: "it's secret", COLLAB_TOKEN: 'the-token' },
+      encoding: 'utf8',
+    }).split('\n');
+    expect(printed).toContain('PRIVATE-TOKEN: the-token');
+    const data = printed[printed.indexOf('--data') + 1] ?? '';
+    expect(JSON.parse(data)).toEqual({ name: 'new-thing', token: "it's secret" });
+  });
+
+  it('are valid requests of every operation of the bundled spec', async () => {
+    const bundled = JSON.parse(await readFile(join(docsDir, '../../spec/dist/openapi.json'), 'utf8'));
+    const { samples } = samplesFor(bundled, readRegions(examplesDir).regions);
+    const curl = curlSamplesFor(bundled, samples);
+    expect(curl.errors).toEqual([]);
+    expect(curl.samples.size).toBe(samples.size);
+  }, 60_000);
 });
 
 describe('the docs build', () => {
