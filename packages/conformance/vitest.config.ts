@@ -8,9 +8,12 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each test file starts its own server; two cores run two files at a time comfortably. On a shared
-    // server the files run one after the other: one file's new branches, pipelines and keys would otherwise
-    // show up in the lists and exports another file is comparing.
+    // Two cores run two files at a time comfortably. Against this repository's server each test worker has
+    // a warm server of its own (scripts/warmServers.ts), which its files use one after the other; a file that
+    // needs a fresh server starts one. On a configured shared server the files run one after the other: one
+    // file's new branches, pipelines and keys would otherwise show up in the lists and exports another file
+    // is comparing.
     maxWorkers: sharedServer ? 1 : 2,
+    globalSetup: sharedServer ? [] : ['scripts/warmServers.ts'],
   },
 });
