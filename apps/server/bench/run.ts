@@ -9,8 +9,9 @@
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Then the rows of document 2's lists (areaScale.ts): an issue's notes, a group's epics and the caller's to-dos
 // on 10 and on 10,000 items, each beside its ceiling.
+// Then the start times (startTime.ts): to the first answer on an empty and on an existing data directory.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects` or `areas`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas` or `start`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -49,6 +50,7 @@ import {
   startListening,
   stop,
 } from './server.js';
+import { runStartTimes } from './startTime.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
@@ -447,3 +449,4 @@ if (ONLY === undefined || ONLY === 'workers') {
 if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
+if (ONLY === undefined || ONLY === 'start') await runStartTimes();
