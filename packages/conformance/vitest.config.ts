@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /** Against a configured server every test file shares that one server (see src/config.ts). */
 const sharedServer = Boolean(process.env.COLLAB_BASE_URL || process.env.COLLAB_CONFORMANCE_CONFIG);
+/** Every file on a fresh server of its own, as a server that no other file wrote to (`pnpm test:full`). */
+const freshServers = process.env.COLLAB_CONFORMANCE_FRESH_SERVERS === '1';
 
 export default defineConfig({
   test: {
@@ -14,6 +16,6 @@ export default defineConfig({
     // file's new branches, pipelines and keys would otherwise show up in the lists and exports another file
     // is comparing.
     maxWorkers: sharedServer ? 1 : 2,
-    globalSetup: sharedServer ? [] : ['scripts/warmServers.ts'],
+    globalSetup: sharedServer || freshServers ? [] : ['scripts/warmServers.ts'],
   },
 });
