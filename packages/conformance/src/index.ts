@@ -11,5 +11,5 @@ export { type LocalServer, startLocalServer } from './localServer.js';
 export { ResponseValidator } from './responseValidator.js';
 export { RUN } from './run.js';
 export { findOperation, loadSpecIndex } from './specIndex.js';
-export { type OpenTargetOptions, openTarget, type Target, targetFor } from './target.js';
+export { openTarget, type Target, targetFor } from './target.js';
 export { ContractViolation, type Exchange, exchanges, validatingFetch } from './validatingFetch.js';

@@ -45,26 +45,17 @@ export function targetFor(
   };
 }
 
-export interface OpenTargetOptions {
-  /**
-   * A local server of the file's own even when the test worker has a warm one: for a file whose checks
-   * hold only on a server no other file has written to (against a configured server it runs as it can).
-   */
-  fresh?: boolean;
-}
-
 /**
- * The configured server; else this test worker's warm local server (shared by the files the worker runs,
- * one after the other; closing the target leaves it running); else a fresh local one.
+ * The configured server (a test worker's warm server is one: scripts/useWarmServer.ts), else a fresh local
+ * one (one per test file, so files never share state).
  */
-export async function openTarget(options: OpenTargetOptions = {}): Promise<Target> {
+export async function openTarget(): Promise<Target> {
   const configured = configFromEnvironment();
-  if (configured) return targetFor(configured);
-  const warm = options.fresh ? undefined : await warmServerOfThisWorker();
-  if (warm) {
-    // The global setup stops it (scripts/warmServers.ts).
-    const shared: LocalServer = { baseUrl: warm.baseUrl, dataDir: warm.dataDir, close: async () => {} };
-    return targetFor(demoConfig(warm.baseUrl), shared, new Set(warm.implemented));
+  if (configured) {
+    // A warm server was probed when it started: its files need not probe it again.
+    const warm = await warmServerOfThisWorker();
+    const probed = warm?.baseUrl === configured.baseUrl ? new Set(warm.implemented) : undefined;
+    return targetFor(configured, undefined, probed);
   }
   const local = await startLocalServer();
   return targetFor(demoConfig(local.baseUrl), local);

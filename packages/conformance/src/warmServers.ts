@@ -1,8 +1,8 @@
 // The warm servers of a test run: vitest's global setup (scripts/warmServers.ts) starts one seeded local
-// server per test worker and probes it once, and the test files of that worker share it (openTarget), so a
-// file does not pay a server's start and first compile of every route. Worker N (VITEST_POOL_ID, 1 to
-// maxWorkers) takes the Nth server; the files of one worker run one after the other, so a server sees one
-// file at a time.
+// server per test worker and probes it once, and the test files of that worker share it as a configured
+// server (scripts/useWarmServer.ts), so a file does not pay a server's start and first compile of every
+// route. Worker N (VITEST_POOL_ID, 1 to maxWorkers) takes the Nth server; the files of one worker run one
+// after the other, so a server sees one file at a time.
 
 /** A server the global setup started, as the test workers receive it. */
 export interface WarmServer {
