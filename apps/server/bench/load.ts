@@ -107,7 +107,7 @@ export interface LoadTarget {
 const TICKS_PER_SECOND = 100;
 
 /** The process's user plus system CPU time in µs, or undefined where /proc cannot tell. */
-async function cpuMicroseconds(pid: number): Promise<number | undefined> {
+export async function cpuMicroseconds(pid: number): Promise<number | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   // Fields after the command name (which may hold spaces, inside parentheses): state is field 3, utime 14.
   const fields = stat?.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -9,9 +9,11 @@
 // Then the project-list rows (projectScale.ts): projects and groups on 10 and on 10,000 projects.
 // Then the rows of document 2's lists (areaScale.ts): an issue's notes, a group's epics and the caller's to-dos
 // on 10 and on 10,000 items, each beside its ceiling.
+// Then the commit rows (commits.ts): file commits beside the minimal Express rate, and commits to a repository
+// of 10,000 files as a share of commits to the demo repository.
 // Then the start times (startTime.ts): to the first answer on an empty and on an existing data directory.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects`, `areas` or `start`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas`, `commits` or `start`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -24,7 +26,16 @@ import {
   writeAreaScaleFixtures,
 } from './areaScale.js';
 import {
+  commitRate,
+  commitSequence,
+  FILES_SCALE,
+  FILES_SCALE_PROJECT,
+  seedFilesScale,
+  writeCommitFixtures,
+} from './commits.js';
+import {
   CONNECTIONS,
+  cpuMicroseconds,
   drive,
   type LoadResult,
   type LoadTarget,
@@ -125,22 +136,6 @@ function formatCeiling(readRate: number, sameBodyRate: number, baseline: number)
   return `   (Express sending the same body: ${ceiling}% of minimal; this read ${share}% of that)`;
 }
 
-/** Commits `count` new files to `branch`, one request after the other; returns how many succeeded. */
-async function commitSequence(origin: string, branch: string, count: number): Promise<number> {
-  const api = `${origin}/api/v4/projects/acme%2Fwebsite/repository/files`;
-  let ok = 0;
-  for (let i = 0; i < count; i++) {
-    const response = await fetch(`${api}/${encodeURIComponent(`bench/${branch}/file-${i}.txt`)}`, {
-      method: 'POST',
-      headers: { 'PRIVATE-TOKEN': BENCH_TOKEN, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ branch, content: `commit ${i}\n`, commit_message: `bench ${i}` }),
-    });
-    if (response.status === 201) ok++;
-    await response.arrayBuffer();
-  }
-  return ok;
-}
-
 async function post(url: string, body: unknown): Promise<void> {
   await fetch(url, {
     method: 'POST',
@@ -149,12 +144,27 @@ async function post(url: string, body: unknown): Promise<void> {
   }).then((response) => response.arrayBuffer());
 }
 
-async function commits(origin: string): Promise<void> {
+/**
+ * The server's CPU time per commit while `run` commits, as text for the commit lines, when the server is one
+ * process (`pid`): on a shared machine the steadier figure.
+ */
+async function cpuPerCommit(pid: number | undefined, run: () => Promise<number>): Promise<[number, string]> {
+  const before = pid === undefined ? undefined : await cpuMicroseconds(pid);
+  const count = await run();
+  const after = pid === undefined ? undefined : await cpuMicroseconds(pid);
+  if (before === undefined || after === undefined || count === 0) return [count, ''];
+  return [count, `; ${((after - before) / count / 1000).toFixed(1)} ms of server CPU per commit`];
+}
+
+/** File commits one after the other and by 4 writers; `pid`: the server's process when it is one worker. */
+async function commits(origin: string, pid?: number): Promise<void> {
   let started = performance.now();
-  const sequential = await commitSequence(origin, 'develop', COMMITS);
+  const [sequential, sequentialCpu] = await cpuPerCommit(pid, () =>
+    commitSequence(origin, 'website', 'develop', COMMITS),
+  );
   let seconds = (performance.now() - started) / 1000;
   console.log(
-    `  ${'file commits'.padEnd(24)} ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch)`,
+    `  ${'file commits'.padEnd(24)} ${(sequential / seconds).toFixed(0).padStart(6)} commits/s (${sequential}/${COMMITS} one after the other, one branch${sequentialCpu})`,
   );
   // Writers on separate branches do not wait for each other's compare-and-swap: the server's throughput.
   const branches = ['bench-a', 'bench-b', 'bench-c', 'bench-d'];
@@ -163,12 +173,14 @@ async function commits(origin: string): Promise<void> {
   }
   const perBranch = Math.ceil(COMMITS / branches.length);
   started = performance.now();
-  const parallel = (
-    await Promise.all(branches.map((branch) => commitSequence(origin, branch, perBranch)))
-  ).reduce((a, b) => a + b, 0);
+  const [parallel, parallelCpu] = await cpuPerCommit(pid, async () =>
+    (
+      await Promise.all(branches.map((branch) => commitSequence(origin, 'website', branch, perBranch)))
+    ).reduce((a, b) => a + b, 0),
+  );
   seconds = (performance.now() - started) / 1000;
   console.log(
-    `  ${'file commits'.padEnd(24)} ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches)`,
+    `  ${'file commits'.padEnd(24)} ${(parallel / seconds).toFixed(0).padStart(6)} commits/s (${parallel}/${perBranch * branches.length} by 4 writers on 4 branches${parallelCpu})`,
   );
 }
 
@@ -218,7 +230,7 @@ async function runSetting(setting: Setting, calibration: Calibration | undefined
   for (const [, path] of READS) {
     await drive(generator, `${origin}/api/v4/projects/acme%2Fwebsite${path}`, headers, SECONDS / 2);
   }
-  await commits(origin);
+  await commits(origin, setting.workers === 1 ? child.pid : undefined);
   const peak = await memory.stop();
   console.log(
     `  ${'peak memory'.padEnd(24)} ${peak.pssMb.toFixed(0).padStart(6)} MB PSS, ${peak.rssMb.toFixed(0)} MB RSS (all server processes, summed, during the reads again and the commits; ${(peak.pssMb / setting.workers).toFixed(0)} MB PSS per worker)`,
@@ -416,6 +428,58 @@ async function runAreaScale(): Promise<void> {
   await rm(dataDir, { recursive: true, force: true });
 }
 
+/**
+ * The commit rows, one worker, production mode: the minimal Express route's rate (what this machine allows
+ * now), file commits one after the other and by 4 writers on the demo repository, then commits to a
+ * repository of FILES_SCALE files and to the demo repository in turn, round after round, the large as a
+ * share of the demo (medians).
+ */
+async function runCommits(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-commits-'));
+  const fixtures = join(dataDir, 'fixtures.json');
+  await writeCommitFixtures(join(SERVER_DIR, 'fixtures/demo.json'), fixtures);
+  // A first start loads the fixtures and makes the repositories; the files go in while it is stopped.
+  await stop((await startServer(join(dataDir, 'data'), fixtures, 1, false)).child);
+  await seedFilesScale(join(dataDir, 'data'));
+  const calibration = await startMinimalExpress();
+  const [minimal = []] = await inTurn([calibration.minimal]);
+  await calibration.stop();
+  console.log('\ncommits, production mode, 1 worker process');
+  console.log(formatLoad('minimal Express', medianResult(minimal)));
+  const { child, origin } = await startServer(join(dataDir, 'data'), fixtures, 1, false);
+  await commits(origin, child.pid);
+  const perRound = Math.ceil(COMMITS / ROUNDS);
+  const demo: number[] = [];
+  const large: number[] = [];
+  const demoCpu: number[] = [];
+  const largeCpu: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['website', FILES_SCALE_PROJECT] : [FILES_SCALE_PROJECT, 'website'];
+    for (const project of order) {
+      const branch = project === 'website' ? 'develop' : 'main';
+      const before = await cpuMicroseconds(child.pid ?? 0);
+      const { rate, ok } = await commitRate(origin, project, branch, perRound, `round-${round}`);
+      const after = await cpuMicroseconds(child.pid ?? 0);
+      (project === 'website' ? demo : large).push(rate);
+      if (before !== undefined && after !== undefined && ok > 0)
+        (project === 'website' ? demoCpu : largeCpu).push((after - before) / ok / 1000);
+    }
+  }
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  const demoRate = median(demo);
+  const largeRate = median(large);
+  const cpu = (values: number[]) => `; ${median(values).toFixed(1)} ms of server CPU per commit`;
+  console.log(
+    `  ${'file commits (demo)'.padEnd(24)} ${demoRate.toFixed(0).padStart(6)} commits/s (median of ${ROUNDS} rounds of ${perRound}, in turn with the next line${cpu(demoCpu)})`,
+  );
+  console.log(
+    `  ${`file commits (${FILES_SCALE} files)`.padEnd(24)} ${largeRate.toFixed(0).padStart(6)} commits/s   ${((largeRate / demoRate) * 100).toFixed(0)}% of the demo repository${cpu(largeCpu)}`,
+  );
+  await stop(child);
+  await rm(dataDir, { recursive: true, force: true });
+}
+
 const cores = availableParallelism();
 console.log(
   `${cores} cores; ${generator} at ${CONNECTIONS} connections; each figure the median of ${ROUNDS} rounds of ${SECONDS / 2} s, measured in turn with what it is compared with, after ${WARM_UP_SECONDS} s of warm-up`,
@@ -449,4 +513,5 @@ if (ONLY === undefined || ONLY === 'workers') {
 if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
+if (ONLY === undefined || ONLY === 'commits') await runCommits();
 if (ONLY === undefined || ONLY === 'start') await runStartTimes();

@@ -19,8 +19,63 @@ export interface ServerConfig {
 
 export const DEMO_FIXTURES_PATH = new URL('../fixtures/demo.json', import.meta.url);
 
+/** What `--help` prints: every flag, the variable that sets it too, and its default. */
+export const USAGE = `Usage: collab-server [flags]
+
+Serves the Collab API at /api/v4 (SCIM at /api/scim/v2), the reference docs at /docs and the spec at
+/openapi.json and /openapi.yaml.
+
+Flags (each also set by the environment variable named; a flag wins over its variable):
+  --port N                      PORT                       port to listen on (default 3000; 0 picks a free
+                                                           port, which the start message prints)
+  --host ADDRESS                HOST                       address to listen on (default 127.0.0.1)
+  --data-dir DIR                COLLAB_DATA_DIR            database, repositories, uploads and outbox
+                                                           (default ./data; made when missing)
+  --seed demo|FILE              COLLAB_SEED                load fixtures into a new data directory: the demo
+                                                           data set, or a fixtures file (JSON)
+  --workers N                   COLLAB_WORKERS             server processes on the port (default one per
+                                                           core); exactly one of them runs the jobs
+  --storages A,B                COLLAB_STORAGES            repository storage names (default default,secondary)
+  --validate-responses          COLLAB_VALIDATE_RESPONSES  validate every response against the spec (=true)
+  --write-conformance-config FILE                          with --seed: write the collab-conformance
+                                                           configuration (base URL, a token per role,
+                                                           fixtures) for the seeded data, once listening
+  --help                                                   print this and exit
+`;
+
+/** A command line or environment the server cannot start with: said in one line, without a stack. */
+export class ConfigError extends Error {}
+
+/** Whether the command line asks for the usage text (then nothing else is read). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
-  const { values } = parseArgs({
+  let parsed: ReturnType<typeof parseFlags>;
+  try {
+    parsed = parseFlags(argv);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  const { values } = parsed;
+  const port = Number(values.port ?? env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`--port must be a port number from 0 to 65535: ${values.port ?? env.PORT}`);
+  return {
+    port,
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    dataDir: values['data-dir'] ?? env.COLLAB_DATA_DIR ?? join(process.cwd(), 'data'),
+    seed: values.seed ?? env.COLLAB_SEED,
+    validateResponses: values['validate-responses'] ?? env.COLLAB_VALIDATE_RESPONSES === 'true',
+    storageNames: (values.storages ?? env.COLLAB_STORAGES ?? 'default,secondary').split(',').filter(Boolean),
+    workers: workerCount(values.workers ?? env.COLLAB_WORKERS),
+    conformanceConfigPath: values['write-conformance-config'],
+  };
+}
+
+function parseFlags(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: {
       port: { type: 'string' },
@@ -34,16 +89,6 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     },
     strict: true,
   });
-  return {
-    port: Number(values.port ?? env.PORT ?? 3000),
-    host: values.host ?? env.HOST ?? '127.0.0.1',
-    dataDir: values['data-dir'] ?? env.COLLAB_DATA_DIR ?? join(process.cwd(), 'data'),
-    seed: values.seed ?? env.COLLAB_SEED,
-    validateResponses: values['validate-responses'] ?? env.COLLAB_VALIDATE_RESPONSES === 'true',
-    storageNames: (values.storages ?? env.COLLAB_STORAGES ?? 'default,secondary').split(',').filter(Boolean),
-    workers: workerCount(values.workers ?? env.COLLAB_WORKERS),
-    conformanceConfigPath: values['write-conformance-config'],
-  };
 }
 
 /** One process per core by default, as a Node.js process serves requests on one core. */
@@ -51,6 +96,6 @@ function workerCount(value: string | undefined): number {
   if (value === undefined) return availableParallelism();
   const count = Number(value);
   if (!Number.isInteger(count) || count < 1)
-    throw new Error(`--workers must be a positive integer: ${value}`);
+    throw new ConfigError(`--workers must be a positive integer: ${value}`);
   return count;
 }

@@ -4,16 +4,26 @@
 // workers use the others. Exactly one worker runs the background jobs; the others queue them.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
-import { DEMO_FIXTURES_PATH, readConfig } from './config.js';
+import {
+  ConfigError,
+  DEMO_FIXTURES_PATH,
+  readConfig,
+  type ServerConfig,
+  USAGE,
+  wantsHelp,
+} from './config.js';
 import { writeConformanceConfig } from './conformanceConfig.js';
 import { keepConnectionsAlive } from './core/http/connections.js';
 import { instanceSettings } from './core/instance.js';
 import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
 
-const config = readConfig(process.argv.slice(2), process.env);
+const config = configOrExit(process.argv.slice(2));
 const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
 const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
-if (config.conformanceConfigPath && !fixtures) throw new Error('--write-conformance-config needs --seed');
+if (config.conformanceConfigPath && !fixtures) {
+  process.stderr.write('collab-server: --write-conformance-config needs --seed\n(--help lists the flags)\n');
+  process.exit(2);
+}
 
 /** Set by the primary for the one worker that runs the jobs. */
 const RUNS_JOBS_VARIABLE = 'COLLAB_RUNS_JOBS';
@@ -143,5 +153,20 @@ function printTokens({ users, groups }: Fixtures): void {
   for (const group of scim) {
     const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;
     console.log(`  ${fullPath.padEnd(28)} ${group.saml?.scim_token ?? ''}`);
+  }
+}
+
+/** The configuration, or the usage text (exit 0) or a one-line error (exit 2) for a command line it cannot read. */
+function configOrExit(argv: string[]): ServerConfig {
+  if (wantsHelp(argv)) {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  }
+  try {
+    return readConfig(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`collab-server: ${error.message}\n(--help lists the flags)\n`);
+    process.exit(2);
   }
 }

@@ -7,11 +7,11 @@ import { type RetryOptions, retryingFetch } from './retry.js';
 /** Options every call accepts next to openapi-fetch's own; they override the client's. */
 export interface CallOptions {
   /** This call's retries: `false` turns them off; `{ nonIdempotent: true }` lets a POST or PATCH retry. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** Rejects the call with a CollabTimeoutError after this many milliseconds, retries and waits included. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Aborts the call, a pending retry wait included; the call rejects with the signal's reason. */
-  signal?: AbortSignal | null;
+  signal?: AbortSignal | null | undefined;
 }
 
 /** The client-wide settings a call starts from. */

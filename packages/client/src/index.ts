@@ -13,6 +13,8 @@ import { type Page, pageOf } from './pagination.js';
 import type { RetryOptions } from './retry.js';
 import type { components, paths } from './spec.js';
 
+/** openapi-fetch's types that a call's result is made of, so that a consumer's declarations can name them. */
+export type { Client, FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 export { type CallOptions, mergeRetry } from './call.js';
 export {
   type ApiErrorBody,
@@ -91,22 +93,33 @@ export type CollabClient = CallClient<paths> & {
 };
 
 export interface CollabClientOptions {
-  /** Scheme, host and port of the service, e.g. `http://localhost:3000` (the client adds `/api/v4`). */
+  /**
+   * Scheme, host and port of the service, e.g. `http://localhost:3000` (the client adds `/api/v4`); the API
+   * root `http://localhost:3000/api/v4` is read as the same.
+   */
   baseUrl: string;
   /** A personal, project or group access token, sent as the PRIVATE-TOKEN header. */
-  token?: string;
+  token?: string | undefined;
   /** The fetch to use (default: the global one). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Retries of 429/502/503/504 for idempotent methods (default `{ retries: 2 }`); `false` turns them off. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** The default timeout of every call, in milliseconds (default: none). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
+}
+
+/**
+ * The service's origin from a base URL as users give it: `http://host:3000`, or the API root the server prints
+ * (`http://host:3000/api/v4`, `.../api/scim/v2`), with or without trailing slashes.
+ */
+export function serviceOrigin(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/api\/(v4|scim\/v2)$/, '');
 }
 
 export function apiRoot(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/api/v4`;
+  return `${serviceOrigin(baseUrl)}/api/v4`;
 }
 
 export function createCollabClient(options: CollabClientOptions): CollabClient {
@@ -158,19 +171,19 @@ export type ScimClient = CallClient<ScimPaths>;
 export type ScimErrorBody = components['schemas']['ScimError'];
 
 export interface ScimClientOptions {
-  /** Scheme, host and port of the service (the client adds `/api/scim/v2`). */
+  /** Scheme, host and port of the service (the client adds `/api/scim/v2`; a URL ending in it is the same). */
   baseUrl: string;
   /** The group's SCIM token, sent as `Authorization: Bearer`. */
   token: string;
-  fetch?: typeof fetch;
-  retry?: RetryOptions | false;
-  timeoutMs?: number;
+  fetch?: typeof fetch | undefined;
+  retry?: RetryOptions | false | undefined;
+  timeoutMs?: number | undefined;
 }
 
 /** A client of the SCIM provisioning API, which has its own root and its own bearer token. */
 export function createScimClient(options: ScimClientOptions): ScimClient {
   const client = createClient<ScimPaths>({
-    baseUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/scim/v2`,
+    baseUrl: `${serviceOrigin(options.baseUrl)}/api/scim/v2`,
     headers: { Authorization: `Bearer ${options.token}` },
   });
   return withCallOptions(client, callDefaults(options));

@@ -3,16 +3,16 @@
 // in: a POST or PATCH sent twice may create or change twice.
 export interface RetryOptions {
   /** How many times a request is sent again at most (default 2, so at most 3 attempts). */
-  retries?: number;
+  retries?: number | undefined;
   /** The first wait when the server names none, doubled each time (default 250 ms). */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /**
    * The longest wait the client accepts (default 30 s). Backoff is capped at it; when the server asks for a
    * longer wait, the client does not retry and hands back the server's answer.
    */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** Retry POST and PATCH too (default false: they are not idempotent). */
-  nonIdempotent?: boolean;
+  nonIdempotent?: boolean | undefined;
 }
 
 const RETRIED_STATUSES = new Set([429, 502, 503, 504]);

@@ -35,6 +35,17 @@ describe('auth', () => {
     expect(server.seen[0]?.headers.authorization).toBeUndefined();
   });
 
+  it('reads a base URL given as the API root (/api/v4, /api/scim/v2) as the service origin', async () => {
+    server.answer((_request, response) => json(response, 200, []));
+    const fromRoot = createCollabClient({ baseUrl: `${server.baseUrl}/api/v4/` });
+    await fromRoot.GET(branches, { params: { path: { id: 7 } } });
+    expect(server.seen[0]?.url).toBe('/api/v4/projects/7/repository/branches');
+    server.answer((_request, response) => response.writeHead(204).end());
+    const scim = createScimClient({ baseUrl: `${server.baseUrl}/api/scim/v2`, token: 't' });
+    await scim.DELETE('/groups/{group_path}/Users/{id}', { params: { path: { group_path: 'g', id: 'x' } } });
+    expect(server.seen[0]?.url).toBe('/api/scim/v2/groups/g/Users/x');
+  });
+
   it('sends SCIM calls to {baseUrl}/api/scim/v2 with the bearer token', async () => {
     server.answer((_request, response) => response.writeHead(204).end());
     const scim = createScimClient({ baseUrl: server.baseUrl, token: 'scim-secret' });

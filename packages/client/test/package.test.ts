@@ -2,7 +2,16 @@
 // project in a temporary directory (no workspace, no @collab/spec), type-check a consumer against it with
 // tsc and run the consumer with node against a local server.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -58,6 +67,22 @@ console.log(JSON.stringify({
   error: error instanceof CollabApiError ? [error.status, error.body?.message] : String(error),
 }));
 server.close();
+`;
+
+/**
+ * A library module of a consumer's own, compiled with `tsc --init`'s settings: the token may be undefined
+ * (exactOptionalPropertyTypes), the base URL is the API root the server prints, and an exported function's
+ * declaration names the type of a call's result.
+ */
+const library = `
+import { apiRoot, createCollabClient } from '@collab/client';
+
+const token: string | undefined = (globalThis as { COLLAB_TOKEN?: string }).COLLAB_TOKEN;
+export const client = createCollabClient({ baseUrl: 'http://127.0.0.1:3000/api/v4/', token, timeoutMs: undefined });
+export const root = apiRoot('http://127.0.0.1:3000/api/v4/');
+export function branchesOf(id: string) {
+  return client.GET('/projects/{id}/repository/branches', { params: { path: { id } } });
+}
 `;
 
 /** Runs a command; a failure shows its output. */
@@ -148,5 +173,21 @@ declare module 'node:net' { export interface AddressInfo { port: number } }
     run(process.execPath, [tsc, '-p', 'tsconfig.json'], app);
     const output = run(process.execPath, ['out/consumer.js'], app);
     expect(JSON.parse(output)).toEqual({ names: ['main'], calls: 3, error: [404, '404 Project Not Found'] });
+
+    // A new project's own settings, as `tsc --init` writes them (exactOptionalPropertyTypes, declarations):
+    // an optional option given as possibly undefined, and a declaration that must name a call's result type.
+    const fresh = join(app, 'fresh');
+    mkdirSync(fresh);
+    run(process.execPath, [tsc, '--init'], fresh);
+    writeFileSync(join(fresh, 'library.ts'), library);
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], fresh);
+    const declarations = readFileSync(join(fresh, 'library.d.ts'), 'utf8');
+    expect(declarations).toContain('branchesOf');
+    const root = run(
+      process.execPath,
+      ['-e', "import('./library.js').then((m) => console.log(m.root))"],
+      fresh,
+    );
+    expect(root.trim()).toBe('http://127.0.0.1:3000/api/v4');
   });
 });

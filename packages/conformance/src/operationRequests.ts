@@ -19,7 +19,10 @@ export interface Answer {
 export interface OperationRequests {
   /** The full URL of a case. */
   urlOf(entry: OperationEntry, c: Case): string;
-  /** Sends a case (with the administrator's token unless it is anonymous) and validates the answer. */
+  /**
+   * Sends a case (with the administrator's token in PRIVATE-TOKEN, or as a Bearer token, unless it is anonymous)
+   * and validates the answer.
+   */
   send(entry: OperationEntry, c: Case): Promise<Answer>;
   /**
    * The operations the server implements, by operationId: an anonymous, valid request for a project or group
@@ -49,9 +52,12 @@ export function operationRequests(
 
   async function send(entry: OperationEntry, c: Case): Promise<Answer> {
     const url = urlOf(entry, c);
+    const token = target().config.tokens.admin;
     const headers: Record<string, string> = c.anonymous
       ? {}
-      : { 'PRIVATE-TOKEN': target().config.tokens.admin };
+      : c.bearer
+        ? { Authorization: `Bearer ${token}` }
+        : { 'PRIVATE-TOKEN': token };
     if (c.contentType) headers['Content-Type'] = c.contentType;
     const body =
       typeof c.body === 'string' || c.body === undefined ? c.body : new Blob([new Uint8Array(c.body)]);

@@ -17,6 +17,8 @@ export interface Case {
   body?: string | Uint8Array;
   /** Leave the token out (the probe). */
   anonymous?: boolean;
+  /** Send the token as `Authorization: Bearer` instead of `PRIVATE-TOKEN`. */
+  bearer?: boolean;
 }
 
 /** One media type of an operation's request body, its schema flattened (see `flat`). */

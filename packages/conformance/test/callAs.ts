@@ -19,6 +19,8 @@ export interface CallOptions {
   json?: Record<string, unknown>;
   form?: Record<string, string>;
   multipart?: FormData;
+  /** Headers of the request's own (`Sudo`, another token carrier), over the caller's token header. */
+  headers?: Record<string, string>;
 }
 
 /** A request as `caller` to `path` below /api/v4, or to a whole URL (one a Link header gave). */
@@ -35,6 +37,7 @@ export async function callAs<T = unknown>(
   const headers: Record<string, string> = {};
   if (caller === 'invalid') headers['PRIVATE-TOKEN'] = `no-such-token-${RUN}`;
   else if (caller !== 'anonymous') headers['PRIVATE-TOKEN'] = target.config.tokens[caller];
+  Object.assign(headers, options.headers);
   let body: string | FormData | undefined;
   if (options.json) {
     headers['Content-Type'] = 'application/json';

@@ -19,6 +19,7 @@ const ONE = '/features/{name}' as const;
 const NEW_LIBRARY = `new_library_${RUN}`;
 const GRADUAL = `gradual_${RUN}`;
 const ALWAYS = `always_${RUN}`;
+const FULLY_ON = `fully_on_${RUN}`;
 const FOR_SOME = `for_some_${RUN}`;
 const FROM_FORM = `from_form_${RUN}`;
 const LIST_A = `list_a_${RUN}`;
@@ -91,6 +92,27 @@ describe('POST /features/:name', () => {
       name: GRADUAL,
       state: 'on',
       gates: [{ key: 'boolean', value: true }],
+    });
+  });
+
+  it('leaves a feature that was on for everyone conditional on a percentage set afterwards', async () => {
+    await setOk(FULLY_ON, { value: true });
+    expect(await setOk(FULLY_ON, { value: 25 })).toEqual({
+      name: FULLY_ON,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 25 },
+      ],
+    });
+    await setOk(FULLY_ON, { value: true });
+    expect(await setOk(FULLY_ON, { value: 40, key: 'percentage_of_actors' })).toEqual({
+      name: FULLY_ON,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_actors', value: 40 },
+      ],
     });
   });
 

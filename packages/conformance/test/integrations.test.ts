@@ -141,6 +141,11 @@ async function expectStatus<T = Integration>(
 beforeAll(async () => {
   target = await openTarget();
   publicProject = target.config.fixtures.publicProject;
+  project = await newProject(`integrations-${RUN}`);
+});
+
+/** A new private project in the fixtures' namespace, without integrations; its full path. */
+async function newProject(path: string): Promise<string> {
   const namespace = await expectStatus<GroupDetails>(
     'owner',
     'GET',
@@ -149,11 +154,11 @@ beforeAll(async () => {
   );
   const created = await callAs<ProjectFull>(target, 'owner', '/projects', {
     method: 'POST',
-    json: { namespace_id: namespace.id, path: `integrations-${RUN}`, visibility: 'private' },
+    json: { namespace_id: namespace.id, path, visibility: 'private' },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  project = created.body.path_with_namespace;
-});
+  return created.body.path_with_namespace;
+}
 afterAll(async () => {
   await target.close();
 });
@@ -165,10 +170,13 @@ describe.each(FAMILIES)('every slug under /projects/:id/%s', (family) => {
       const path = slugPath(project, family, slug);
       const entry = SLUGS[slug];
       if (!entry) throw new Error(slug);
-      await expectStatus('maintainer', 'DELETE', path, 204);
-      const notSetUp = await call('maintainer', 'GET', path);
-      expect(notSetUp.status).toBe(404);
-      expect(notSetUp.body).toEqual({ message: '404 Integration Not Found' });
+      if (family === FAMILIES[0]) {
+        // Never set up on this file's new project: unknown, and deleting it leaves it unknown.
+        await expectStatus('maintainer', 'DELETE', path, 204);
+        const notSetUp = await call('maintainer', 'GET', path);
+        expect(notSetUp.status).toBe(404);
+        expect(notSetUp.body).toEqual({ message: '404 Integration Not Found' });
+      }
 
       const created = await expectStatus('maintainer', 'PUT', path, 200, entry.body);
       expect(created).toMatchObject({ slug, active: true });
@@ -206,8 +214,10 @@ describe.each(FAMILIES)('every slug under /projects/:id/%s', (family) => {
       expect(edited.id).toBe(created.id);
       expect(edited.properties).toEqual(created.properties);
 
+      // Deleting disables it and keeps its settings (GitLab's "Disable an integration").
       await expectStatus('maintainer', 'DELETE', path, 204);
-      expect((await call('maintainer', 'GET', path)).status).toBe(404);
+      const disabled = await expectStatus('maintainer', 'GET', path, 200);
+      expect(disabled).toMatchObject({ id: created.id, slug, active: false, properties: edited.properties });
       const after = await expectStatus<IntegrationListItem[]>(
         'maintainer',
         'GET',
@@ -227,8 +237,10 @@ describe.each(FAMILIES)('every slug under /projects/:id/%s', (family) => {
       expect(answer.status, name).toBe(400);
       expect(answer.body).toEqual({ error: `${name} is missing` });
     }
-    // Nothing was set up.
-    expect((await call('maintainer', 'GET', slugPath(project, family, slug))).status).toBe(404);
+    // Nothing was set up or switched on: unknown, or still disabled by an earlier deletion.
+    const read = await call('maintainer', 'GET', slugPath(project, family, slug));
+    if (read.status === 200) expect(read.body).toMatchObject({ active: false });
+    else expect(read.status).toBe(404);
   });
 });
 
@@ -266,8 +278,8 @@ describe('settings', () => {
   });
 
   it('team chats default to every branch and broken pipelines only; flags are set and kept', async () => {
-    const path = slugPath(project, 'services', 'team-chat-a');
-    await expectStatus('maintainer', 'DELETE', path, 204);
+    // A project of its own: the defaults are those of an integration never set up before.
+    const path = slugPath(await newProject(`integrations-flags-${RUN}`), 'services', 'team-chat-a');
     const created = await expectStatus('maintainer', 'PUT', path, 200, {
       webhook: `https://chat.example.com/hooks/flags-${RUN}`,
       issues_events: false,

@@ -209,6 +209,18 @@ describe('POST /projects', () => {
     await create('owner', { name: `Entry NS ${RUN}`, namespace_id: 'acme' }, 400);
   });
 
+  it("takes names in any script, with emoji, '+', '.', dashes and spaces, and refuses other punctuation", async () => {
+    const names = [`Café Ünïcode ${RUN}`, `项目 ${RUN}`, `_Emoji 🚀 ${RUN}`, `a+b.c-d—e ${RUN}`, `𠀋 ${RUN}`];
+    for (const [index, name] of names.entries()) {
+      const created = await create('owner', { name, path: `entry-script-${index}-${run}` }, 201);
+      expect(created).toMatchObject({ name });
+    }
+    for (const name of [` Leading ${RUN}`, `-Dash ${RUN}`, `a/b ${RUN}`, `a@b ${RUN}`, `a\u00a0b ${RUN}`]) {
+      const refused = await create('owner', { name, path: `entry-refused-${run}` }, 400);
+      expect(refused, name).toEqual({ message: { name: [expect.any(String)] } });
+    }
+  });
+
   it('never makes a project more visible than its group (400 visibility_level)', async () => {
     const refused = await expectStatus<ErrorBody>('maintainer', 'POST', '/projects', 400, {
       json: { name: `Entry Public ${RUN}`, namespace_id: hiddenGroupId, visibility: 'public' },

@@ -206,7 +206,7 @@ describe('GET /projects: filters', () => {
     expect(withIssues).toContain(fixtures.publicProject);
     const withMergeRequests = paths(await list('developer', { with_merge_requests_enabled: 'true' }));
     expect(withMergeRequests).not.toContain(fixtures.projects.personalPublic);
-    // Languages are detected by reading them (and by the detection after each push).
+    // Languages are detected by reading them (and for the filter, or after a push: GitLab detects in a job).
     await call('anonymous', `/projects/${enc(fixtures.projects.personalPublic)}/languages`);
     expect(configured(await list('developer', { with_programming_language: 'python' }))).toEqual([
       fixtures.projects.personalPublic,
@@ -447,7 +447,8 @@ describe('GET /projects/:id/languages', () => {
       },
     );
     expect(response.status).toBe(201);
-    // Nobody reads the languages: the detection after the push makes the filter find the project.
+    // Nobody reads the languages: the filter finds the project all the same (this server detects the changed
+    // repositories' languages for the filter; GitLab in a job after the push, hence the wait).
     await waitFor(
       'the Go detection',
       () => list('developer', { with_programming_language: 'Go' }),

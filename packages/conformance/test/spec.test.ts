@@ -89,6 +89,23 @@ describe('the bundled spec', () => {
     }
   });
 
+  it('writes every pattern so that any regular-expression engine reads it: no \\p{…} classes, no \\u{…} escapes', () => {
+    const patterns = new Set<string>();
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) for (const item of value) walk(item);
+      else if (value !== null && typeof value === 'object') {
+        for (const [key, child] of Object.entries(value)) {
+          if (key === 'pattern' && typeof child === 'string') patterns.add(child);
+          else walk(child);
+        }
+      }
+    };
+    walk(document);
+    expect(patterns.size).toBeGreaterThan(10);
+    // ECMAScript reads these only in its `u` mode; Python's re, Go's regexp or Java's Pattern refuse one or both.
+    expect([...patterns].filter((pattern) => /\\[pP]\{|\\u\{|\\x\{/.test(pattern))).toEqual([]);
+  });
+
   it('has an example for every response body', () => {
     const missing: string[] = [];
     for (const { operation } of operations) {

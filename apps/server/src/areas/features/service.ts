@@ -159,7 +159,10 @@ export async function setFeatureGate(
       .execute();
     const gates = trx.deleteFrom('feature_gates').where('feature_name', '=', name);
     if (typeof value === 'number') {
-      await gates.where('key', '=', key).execute();
+      // The seeds' state table: an integer value, from any state, leaves the feature conditional on its
+      // percentage gate, so a boolean gate set before goes (Flipper alone would keep it and answer `on`).
+      const replaced = value > 0 ? [key, 'boolean'] : [key];
+      await gates.where('key', 'in', replaced).execute();
       if (value > 0)
         await trx
           .insertInto('feature_gates')

@@ -2,13 +2,17 @@
 // with the project hooks' sender, timeout and retry delays. A job carries the message without the
 // integration's secrets; the target (URL, token, password) is read from the integration's settings when the
 // job runs, so a deleted or edited integration never receives an old message at an old address. E-mails are
-// written to the outbox under the data directory, one file per message.
+// written to the outbox under the data directory, one file per message; a push e-mail's diff is read then.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { findProject } from '../../core/access/access.js';
 import type { ServerContext } from '../../core/context.js';
+import { repositoryOf } from '../../core/git/repositories.js';
+import { GitError } from '../../core/git/repository.js';
 import { DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, postJson } from '../projectHooks/index.js';
 import { CATALOG, type Slug } from './catalog.js';
+import { withPushDiff } from './messages.js';
 import { readSettings, type Settings, text } from './settings.js';
 import { findIntegrationById } from './store.js';
 
@@ -20,7 +24,17 @@ export type Message =
   | { kind: 'buildTrigger' }
   | { kind: 'ciHook'; event: string; owner: string; name: string; body: string }
   | { kind: 'commitStatus'; sha: string; body: string }
-  | { kind: 'email'; file: string };
+  | { kind: 'email'; file: string; diff?: PushDiffRange };
+
+/** The commits a push e-mail's diff compares (`from` null: the empty tree), in the project's repository. */
+export interface PushDiffRange {
+  projectId: number;
+  from: string | null;
+  to: string;
+}
+
+/** The largest diff a push e-mail carries. */
+const EMAIL_DIFF_LIMIT = 100_000;
 
 export interface DeliveryJob {
   integrationId: number;
@@ -143,6 +157,19 @@ export function repositoryOnHost(url: string): { origin: string; owner: string; 
   return { origin: parsed.origin, owner, name: repo.replace(/\.git$/, '') };
 }
 
+/** A push e-mail's diff; null when the project or its commits are gone, or git cannot read them now. */
+async function readPushDiff(context: ServerContext, range: PushDiffRange): Promise<string | null> {
+  const project = await findProject(context.db, String(range.projectId));
+  if (!project) return null;
+  try {
+    return await repositoryOf(context, project).diffBetween(range.from, range.to, EMAIL_DIFF_LIMIT);
+  } catch (error) {
+    // A repository git cannot read right now (being moved) still gets its e-mail, without the diff.
+    if (error instanceof GitError) return null;
+    throw error;
+  }
+}
+
 /** Writes one e-mail to the outbox: under a temporary name first, so a reader never sees half a message. */
 async function writeToOutbox(context: ServerContext, file: string): Promise<void> {
   const directory = outboxDirectory(context);
@@ -164,7 +191,9 @@ export async function attemptMessage(
   if (integration?.active !== 1 || !(integration.slug in CATALOG)) return;
   const { message } = job;
   if (message.kind === 'email') {
-    if (CATALOG[integration.slug as Slug].firing === 'email') await writeToOutbox(context, message.file);
+    if (CATALOG[integration.slug as Slug].firing !== 'email') return;
+    const diff = message.diff ? await readPushDiff(context, message.diff) : null;
+    await writeToOutbox(context, diff ? withPushDiff(message.file, diff) : message.file);
     return;
   }
   const request = requestFor(message, readSettings(integration));

@@ -3,16 +3,13 @@
 // request or runner step that made the change and only queues jobs (delivery.ts sends them). Projects
 // without an integration that fires cost one query.
 import { randomUUID } from 'node:crypto';
-import { findProject } from '../../core/access/access.js';
 import type { ServerContext } from '../../core/context.js';
-import { repositoryOf } from '../../core/git/repositories.js';
-import { GitError } from '../../core/git/repository.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { onPipelineStatusChange } from '../pipelines/index.js';
 import { pipelinePayloadFor, pushEventName, pushPayloadFor } from '../projectHooks/index.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { CATALOG, type Firing, type Slug } from './catalog.js';
-import { type Message, queueMessage } from './delivery.js';
+import { type Message, type PushDiffRange, queueMessage } from './delivery.js';
 import {
   chatPipelineText,
   chatPushText,
@@ -26,8 +23,6 @@ import { flag, readSettings, type Settings, text } from './settings.js';
 import { activeIntegrationsWithAnyFlag, type IntegrationRow, pipelineProjectId } from './store.js';
 
 const BRANCH_PREFIX = 'refs/heads/';
-/** The largest diff a push e-mail carries. */
-const EMAIL_DIFF_LIMIT = 100_000;
 
 function firingOf(row: IntegrationRow): Firing | undefined {
   return row.slug in CATALOG ? CATALOG[row.slug as Slug].firing : undefined;
@@ -52,39 +47,25 @@ async function branchNotified(
   return isDefault || isProtected;
 }
 
-/** The diff a push e-mail shows: a new branch against the default branch, an update against `before`. */
-async function pushDiff(
-  context: ServerContext,
-  projectId: number,
-  payload: PushPayload,
-): Promise<string | null> {
+/**
+ * What a push e-mail's diff compares, read when the e-mail is sent: a new branch against the default branch,
+ * an update against `before`; null for a tag or a deletion.
+ */
+function pushDiffRange(projectId: number, payload: PushPayload): PushDiffRange | null {
   if (payload.after === ZERO_SHA || !payload.ref.startsWith(BRANCH_PREFIX)) return null;
-  const project = await findProject(context.db, String(projectId));
-  if (!project) return null;
-  const defaultRef = `${BRANCH_PREFIX}${project.default_branch}`;
+  const defaultRef = `${BRANCH_PREFIX}${payload.project.default_branch}`;
   const from = payload.before !== ZERO_SHA ? payload.before : payload.ref === defaultRef ? null : defaultRef;
-  try {
-    return await repositoryOf(context, project).diffBetween(from, payload.after, EMAIL_DIFF_LIMIT);
-  } catch (error) {
-    // A repository git cannot read right now (being moved) still gets its e-mail, without the diff.
-    if (error instanceof GitError) return null;
-    throw error;
-  }
+  return { projectId, from, to: payload.after };
 }
 
 /** The e-mails of a push, one per recipient (GitLab's EmailsOnPushWorker sends each its own). */
-async function pushEmails(
-  context: ServerContext,
-  baseUrl: string,
-  projectId: number,
-  settings: Settings,
-  payload: PushPayload,
-): Promise<Message[]> {
+function pushEmails(baseUrl: string, projectId: number, settings: Settings, payload: PushPayload): Message[] {
   const recipients = text(settings, 'recipients')
     .split(/[\s,]+/)
     .filter(Boolean);
   if (recipients.length === 0) return [];
-  const diff = flag(settings, 'disable_diffs') ? null : await pushDiff(context, projectId, payload);
+  // The diff is read by the job that writes the e-mail (delivery.ts), not on the push's request.
+  const diff = flag(settings, 'disable_diffs') ? null : pushDiffRange(projectId, payload);
   const host = new URL(baseUrl).hostname;
   const lastAuthor = payload.commits.at(-1)?.author;
   // With send_from_committer_email the e-mail comes from the last commit's author (when there is one).
@@ -101,8 +82,9 @@ async function pushEmails(
       subject,
       messageId: `${randomUUID()}@${host}`,
       date: new Date(),
-      diff,
+      diff: null,
     }),
+    ...(diff ? { diff } : {}),
   }));
 }
 
@@ -149,7 +131,7 @@ async function pushMessages(
     }
     case 'email':
       if (!tag && !(await notified())) return [];
-      return pushEmails(context, baseUrl, projectId, settings, payload);
+      return pushEmails(baseUrl, projectId, settings, payload);
     default:
       return [];
   }

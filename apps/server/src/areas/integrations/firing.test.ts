@@ -329,7 +329,11 @@ describe('emails on push', () => {
     expect(text).toContain('From: "Olga Owner" <noreply@collab.test>\r\n');
     expect(text).toContain(`${BASE_URL}/acme/website/-/commit/${after}`);
     expect(text).toContain('+++ b/mail.txt');
-    expect(text).toContain('+mail.txt');
+    // The diff, read when the e-mail is written, ends the body after the commits and an empty line.
+    expect(text).toContain(
+      `/-/commit/${after}\r\n\r\nChanges:\r\n\r\ndiff --git a/mail.txt b/mail.txt\r\nnew file mode 100644\r\n`,
+    );
+    expect(text.endsWith('\r\n+mail.txt\r\n')).toBe(true);
   });
 
   it('leaves the diff out with disable_diffs, and sends from the committer with send_from_committer_email', async () => {

@@ -108,6 +108,20 @@ export function pushEmailSubject(payload: PushPayload): string {
 
 /** A push e-mail as an RFC 5322 message (plain text, UTF-8): the file the outbox holds. */
 export function pushEmailText(payload: PushPayload, email: PushEmail): string {
+  const text = pushEmailWithoutDiff(payload, email);
+  return email.diff && payload.after !== ZERO_SHA ? withPushDiff(text, email.diff) : text;
+}
+
+/**
+ * A push e-mail made without its diff, with the diff added: what pushEmailText gives with it. The diff is the
+ * body's last part, so an e-mail can be composed when the push happens and get its diff when it is sent.
+ */
+export function withPushDiff(email: string, diff: string): string {
+  // The body ends with an empty line then the final CRLF: the diff follows the empty line.
+  return `${email.slice(0, -2)}\r\nChanges:\r\n\r\n${diff.trimEnd().replace(/\r?\n/g, '\r\n')}\r\n`;
+}
+
+function pushEmailWithoutDiff(payload: PushPayload, email: PushEmail): string {
   const headers = [
     `From: "${oneLine(email.from.name).replace(/"/g, "'")}" <${oneLine(email.from.address)}>`,
     `To: ${oneLine(email.to)}`,
@@ -142,7 +156,6 @@ export function pushEmailText(payload: PushPayload, email: PushEmail): string {
     }
     if (payload.total_commits_count > payload.commits.length)
       body.push(`(and ${payload.total_commits_count - payload.commits.length} earlier commits)`, '');
-    if (email.diff) body.push('Changes:', '', email.diff.trimEnd());
   }
   return `${headers.join('\r\n')}\r\n\r\n${body.join('\n').replace(/\r?\n/g, '\r\n')}\r\n`;
 }

@@ -17,7 +17,7 @@ import {
   presentSettings,
 } from './present.js';
 import { settingsAfterPut } from './settings.js';
-import { deleteIntegration, findIntegration, listActiveIntegrations, upsertIntegration } from './store.js';
+import { disableIntegration, findIntegration, listActiveIntegrations, upsertIntegration } from './store.js';
 
 function projectFor(
   context: ServerContext,
@@ -78,7 +78,11 @@ export async function putIntegration(
   return presentSettings(slug, row);
 }
 
-/** Deletes the integration and its settings; 204 also when it was not set up (GitLab answers so). */
+/**
+ * GitLab's "Disable an integration": the integration stops firing and leaves the active list, and its settings
+ * stay, so a later read answers 200 with `active: false` and a PUT turns it on again. 204 also when it was
+ * never set up (GitLab answers so).
+ */
 export async function removeIntegration(
   context: ServerContext,
   caller: Caller,
@@ -87,5 +91,5 @@ export async function removeIntegration(
 ): Promise<void> {
   requireAvailable(context, slug);
   const { project } = await projectFor(context, caller, idOrPath, 'api');
-  await deleteIntegration(context.db, project.id, slug);
+  await disableIntegration(context.db, project.id, slug, nowIso());
 }

@@ -63,8 +63,19 @@ export async function upsertIntegration(
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteIntegration(db: Db, projectId: number, slug: string): Promise<void> {
-  await db.deleteFrom('integrations').where('project_id', '=', projectId).where('slug', '=', slug).execute();
+/** Switches the integration off and keeps its settings (nothing happens when it was never set up). */
+export async function disableIntegration(
+  db: Db,
+  projectId: number,
+  slug: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('integrations')
+    .set({ active: 0, updated_at: now })
+    .where('project_id', '=', projectId)
+    .where('slug', '=', slug)
+    .execute();
 }
 
 /** The project's active integrations with one of the flags on (an event then picks those it concerns). */

@@ -52,6 +52,8 @@ async function pushedCommits(
 ): Promise<{ commits: BranchCommitInfo[]; total: number }> {
   if (change.after === ZERO_SHA) return { commits: [], total: 0 };
   const newBranch = change.before === ZERO_SHA;
+  if (change.commits !== undefined && !newBranch)
+    return { commits: change.commits.slice(-PUSH_COMMIT_LIMIT), total: change.commits.length };
   const defaultRef = `${BRANCH_PREFIX}${project.default_branch}`;
   const exclude = !newBranch ? change.before : change.ref === defaultRef ? null : defaultRef;
   try {
@@ -81,16 +83,37 @@ async function onRefsChanged(
   }
 }
 
+type PushPayload = ReturnType<typeof buildPushPayload>;
+
+/** The payloads built per ref change and base URL: the hooks and the integrations of one push share one. */
+const pushPayloads = new WeakMap<RefChange, Map<string, Promise<PushPayload | null>>>();
+
 /**
  * The push payload of one ref change (GitLab's Gitlab::DataBuilder::Push), null when its project or user is
- * gone. Project integrations send it too.
+ * gone. Project integrations send it too: it is built once per change (read-only for its consumers).
  */
-export async function pushPayloadFor(
+export function pushPayloadFor(
   context: ServerContext,
   baseUrl: string,
   projectId: number,
   change: RefChange,
-): Promise<ReturnType<typeof buildPushPayload> | null> {
+): Promise<PushPayload | null> {
+  const built = pushPayloads.get(change) ?? new Map<string, Promise<PushPayload | null>>();
+  pushPayloads.set(change, built);
+  let payload = built.get(baseUrl);
+  if (payload === undefined) {
+    payload = buildPushPayloadFor(context, baseUrl, projectId, change);
+    built.set(baseUrl, payload);
+  }
+  return payload;
+}
+
+async function buildPushPayloadFor(
+  context: ServerContext,
+  baseUrl: string,
+  projectId: number,
+  change: RefChange,
+): Promise<PushPayload | null> {
   const [project, user] = await Promise.all([
     findHookProject(context.db, projectId),
     findHookUser(context.db, change.userId),

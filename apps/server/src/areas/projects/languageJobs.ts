@@ -1,6 +1,7 @@
-// Languages are detected again after a change of the repository (GitLab's DetectRepositoryLanguagesWorker
-// after a push), so that `with_programming_language` finds a project whose languages nobody has read yet.
-// Projects whose repository has not changed since the start are detected when their languages are read.
+// Languages are detected when they are read (service.ts detectLanguages, detectStaleLanguages), not after
+// each push: a commit costs what the commit costs, and a burst of commits is detected once, by the next
+// reader. Earlier versions queued a detection per push: one such job still waiting in a data directory's
+// queue is run, so it does not fail.
 import type { ServerContext } from '../../core/context.js';
 import { detectLanguages } from './service.js';
 
@@ -16,9 +17,5 @@ export function registerLanguageDetection(context: ServerContext): void {
       .executeTakeFirst();
     // Gone meanwhile, or detected already at this generation (detectLanguages reads the stored ones then).
     if (project) await detectLanguages(context, project);
-  });
-  // One waiting detection covers every push before it runs: a burst of commits detects once, not per commit.
-  context.repositoryEvents.onChange(async (projectId) => {
-    await context.jobs.enqueueUnlessWaiting(JOB, { projectId });
   });
 }

@@ -25,6 +25,7 @@ import {
   type ProjectFilters,
   type ProjectListScope,
   type ProjectOrder,
+  projectsWithStaleLanguages,
   readProjectKeysetPage,
   readProjectPage,
   readStarrerPage,
@@ -98,6 +99,8 @@ export async function listProjectsOfScope(
     ...request.filters,
     customAttributes: isAdmin ? request.filters.customAttributes : undefined,
   };
+  // The filter reads stored languages: those of repositories changed since their detection are detected first.
+  if (filters.withProgrammingLanguage !== undefined) await detectStaleLanguages(context);
   const viewer = viewerOf(caller);
   let rows: ProjectRow[];
   let paging: ProjectListPage['paging'];
@@ -207,6 +210,22 @@ export async function detectLanguages(
   const languages = languageShares(files);
   await storeLanguages(context.db, project.id, project.repository_generation, languages);
   return languages;
+}
+
+/** How many projects detectStaleLanguages reads at a time. */
+const STALE_LANGUAGES_BATCH = 50;
+
+/**
+ * Detects the languages of every project whose repository changed since their last detection (or that was
+ * never detected), so that `with_programming_language` finds them: languages are detected when read, not
+ * per push, and a burst of pushes to one repository costs one detection here.
+ */
+export async function detectStaleLanguages(context: ServerContext): Promise<void> {
+  for (;;) {
+    const stale = await projectsWithStaleLanguages(context.db, STALE_LANGUAGES_BATCH);
+    for (const project of stale) await detectLanguages(context, project);
+    if (stale.length < STALE_LANGUAGES_BATCH) return;
+  }
 }
 
 /** `GET /projects/:id/languages`: language name → percentage; `{}` for an empty repository. */

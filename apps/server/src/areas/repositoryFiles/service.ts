@@ -6,6 +6,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import type { BlameRange, CommitFailureReason } from '../../core/git/repository.js';
+import { ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { ApiError, badRequest, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody, Schemas } from '../../core/http/types.js';
 import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
@@ -134,7 +135,16 @@ export async function changeRepositoryFile(
     expectedLastCommitId: 'last_commit_id' in body ? body.last_commit_id : undefined,
   });
   if (!result.ok) throw new ApiError(400, { message: FAILURE_MESSAGES[result.reason] });
+  // On an existing branch the push brings exactly the new commit; a new branch's commits are counted
+  // against the default branch, which its consumers ask git for.
+  const commits = result.commit && result.before !== ZERO_SHA ? [result.commit] : undefined;
   await context.repositoryEvents.changed(context.db, project.id, [
-    { ref: `refs/heads/${body.branch}`, before: result.before, after: result.commitId, userId: user.id },
+    {
+      ref: `refs/heads/${body.branch}`,
+      before: result.before,
+      after: result.commitId,
+      userId: user.id,
+      commits,
+    },
   ]);
 }

@@ -1,7 +1,7 @@
 // Who is calling: the user behind the token (or nobody) and what the token's scopes allow.
 import { createHash } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import { insufficientScope, unauthorized } from '../http/errors.js';
+import { forbidden, insufficientScope, notFound, unauthorized } from '../http/errors.js';
 import { type Db, todayIso } from '../store/database.js';
 import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import type { UsersTable } from '../store/tables.js';
@@ -95,6 +95,25 @@ async function lookUpToken(db: Db, digest: string): Promise<CachedToken | 'inval
     caller: { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[] },
     expiresAt: row.expires_at,
   };
+}
+
+/**
+ * The caller an administrator acts as with `sudo` (GitLab's `sudo!`): a user given by ID or username, with
+ * the token's scopes. Anonymous callers get 401, others than administrators 403, a token without the `sudo`
+ * scope 403 insufficient_scope, an unknown user 404.
+ */
+export async function sudoCaller(db: Db, caller: Caller, identifier: string): Promise<Caller> {
+  if (!caller.user) throw unauthorized();
+  if (!caller.user.isAdmin) throw forbidden('403 Forbidden - Must be admin to use sudo');
+  if (!caller.scopes.includes('sudo')) throw insufficientScope('sudo');
+  // GitLab's find_user: digits are an ID, anything else a username, compared case-insensitively.
+  const query = db.selectFrom('users').selectAll();
+  const row = await (/^\d+$/.test(identifier)
+    ? query.where('id', '=', Number(identifier))
+    : query.where((eb) => eb(eb.fn('lower', ['username']), '=', identifier.toLowerCase()))
+  ).executeTakeFirst();
+  if (!row) throw notFound(`User with ID or username '${identifier}'`);
+  return { user: toCallerUser(row), scopes: caller.scopes };
 }
 
 /** The kinds of access a token scope can grant. */

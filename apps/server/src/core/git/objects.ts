@@ -9,6 +9,7 @@
  */
 
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,7 +34,7 @@ export function encodeObject(type: ObjectType, content: Buffer): EncodedObject {
 
 /** git's default core.looseCompression (best speed); the compression level does not change the SHA. */
 const LOOSE_COMPRESSION = 1;
-/** Objects larger than this are deflated on the thread pool instead of the main thread. */
+/** Objects larger than this are deflated and written on the thread pool instead of the main thread. */
 const SYNC_DEFLATE_LIMIT = 64 * 1024;
 
 /**
@@ -41,8 +42,16 @@ const SYNC_DEFLATE_LIMIT = 64 * 1024;
  * directory, then renamed into place, so readers never see a partial object; the name `tmp_obj_*` is the
  * one git uses, so `git gc`/`prune` remove leftovers of a crash and `fsck` ignores them. An object already
  * present is only freshened (as git does), so a concurrent prune of unreachable objects keeps it.
+ *
+ * A small object (every tree and commit, most blobs) is written with synchronous calls, as git writes it:
+ * a handful of system calls on the page cache, where each asynchronous one would be a round trip through
+ * the thread pool (and, on a busy machine, a wait for the event loop to be scheduled again).
  */
 export async function writeLooseObject(objectsDir: string, object: EncodedObject): Promise<void> {
+  if (object.raw.length <= SYNC_DEFLATE_LIMIT) {
+    writeLooseObjectSync(objectsDir, object);
+    return;
+  }
   const dir = join(objectsDir, object.id.slice(0, 2));
   const file = join(dir, object.id.slice(2));
   if (
@@ -55,10 +64,7 @@ export async function writeLooseObject(objectsDir: string, object: EncodedObject
     await utimes(file, now, now).catch(() => undefined);
     return;
   }
-  const compressed =
-    object.raw.length <= SYNC_DEFLATE_LIMIT
-      ? deflateSync(object.raw, { level: LOOSE_COMPRESSION })
-      : await deflate(object.raw, { level: LOOSE_COMPRESSION });
+  const compressed = await deflate(object.raw, { level: LOOSE_COMPRESSION });
   await mkdir(dir, { recursive: true });
   const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
   try {
@@ -66,6 +72,31 @@ export async function writeLooseObject(objectsDir: string, object: EncodedObject
     await rename(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** writeLooseObject for a small object, in the same steps. */
+function writeLooseObjectSync(objectsDir: string, object: EncodedObject): void {
+  const dir = join(objectsDir, object.id.slice(0, 2));
+  const file = join(dir, object.id.slice(2));
+  if (existsSync(file)) {
+    const now = new Date();
+    try {
+      utimesSync(file, now, now);
+    } catch {
+      // Read-only or just pruned: the object was there, which is what matters to the commit.
+    }
+    return;
+  }
+  const compressed = deflateSync(object.raw, { level: LOOSE_COMPRESSION });
+  mkdirSync(dir, { recursive: true });
+  const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
+  try {
+    writeFileSync(temporary, compressed, { mode: 0o444, flag: 'wx' });
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
     throw error;
   }
 }

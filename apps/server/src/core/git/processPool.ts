@@ -11,6 +11,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Socket } from 'node:net';
+import { gitPath } from './gitPath.js';
 
 export interface PooledProcess {
   readonly pid: number | undefined;
@@ -110,7 +111,7 @@ export class ProcessPool<P extends PooledProcess> {
 
 /** Spawns a git process whose three pipes stay open, and lets it (un)reference the event loop. */
 export function spawnPiped(args: string[], env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
-  const child = spawn('git', args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(gitPath(), args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   // Writes after an exit fail with EPIPE: the owner learns of the exit from the 'close' event.
   child.stdin.on('error', () => undefined);
   return child;

@@ -334,6 +334,8 @@ describe('commits built in-process', () => {
           },
         );
         expect(again.stdout.trim()).toBe(result.commitId);
+        // The commit as the push's consumers get it: what `git log` says of it.
+        expect(result.commit).toEqual((await repo.commitsInRange(result.commitId, null, 1)).commits[0]);
       }
     } finally {
       if (savedTz === undefined) delete process.env.TZ;

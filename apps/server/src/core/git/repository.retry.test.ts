@@ -83,18 +83,20 @@ async function seeded(): Promise<{ repo: GitRepository; seed: string }> {
 }
 
 /**
- * Runs `race(attempt)` in every attempt of `repo`'s commits after the attempt read the branch's trees and
- * before it writes: what `race` commits moves the branch under the attempt. Returns the attempt count.
+ * Runs `race(attempt)` in every attempt of `repo`'s commits after the attempt read the branch's tip and trees
+ * and before it writes: what `race` commits moves the branch under the attempt. Returns the attempt count.
  */
 function raceEveryAttempt(repo: GitRepository, race: (attempt: number) => Promise<void>): () => number {
-  const target = repo as unknown as { readTreesAlong: (...args: unknown[]) => Promise<unknown> };
-  const read = target.readTreesAlong.bind(repo);
+  const read = repo.readObjects.bind(repo);
   let attempts = 0;
-  target.readTreesAlong = async (...args) => {
-    attempts += 1;
-    const trees = await read(...args);
-    await race(attempts);
-    return trees;
+  repo.readObjects = async (lines) => {
+    const objects = await read(lines);
+    // An attempt's first read: the branch's tip and, in the same round trip, its root tree and the path's.
+    if (lines.some((line) => line.endsWith('^{tree}'))) {
+      attempts += 1;
+      await race(attempts);
+    }
+    return objects;
   };
   return () => attempts;
 }

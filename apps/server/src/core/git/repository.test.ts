@@ -6,7 +6,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPushRejections } from '../../areas/remoteMirrors/mirrorUrl.js';
 import { change } from './commitChanges.testSupport.js';
-import { checkFilePath, GitRepository, initBareRepository, maskCredentials } from './repository.js';
+import {
+  checkFilePath,
+  GitRepository,
+  initBareRepository,
+  maskCredentials,
+  pooledProcessIds,
+} from './repository.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -744,6 +750,52 @@ describe('commitsInRange', () => {
     // Exactly the limit: the count agrees.
     expect((await repo.commitsInRange(tip, second, 3)).total).toBe(3);
     expect(await repo.commitsInRange(tip, tip, 20)).toEqual({ commits: [], total: 0 });
+  });
+});
+
+describe('diffBetween', () => {
+  it("gives git diff's patch between two commits, also after its diff-tree process died", async () => {
+    const { repo, first, second } = await seededRepo();
+    const commit = async (input: Parameters<typeof change>[0]) => {
+      const result = await repo.commitFileChange(change(input));
+      expectOk(result);
+      return result.commitId;
+    };
+    const updated = await commit({
+      action: 'update',
+      filePath: 'README.md',
+      content: Buffer.from('# Hi\n\nmore'),
+    });
+    await commit({ action: 'delete', filePath: 'docs/guide.md' });
+    // The guide again under another name: a rename, as `git diff` detects it by default.
+    const renamed = await commit({ filePath: 'guide.md', content: Buffer.from('guide\n') });
+    const binary = await commit({ filePath: 'image.bin', content: Buffer.from([0, 1, 2, 0, 255]) });
+    const pairs = [
+      [first, second],
+      [second, updated],
+      [second, renamed],
+      [renamed, binary],
+      [first, binary],
+      [binary, first],
+      [binary, binary],
+    ] as const;
+    for (const [from, to] of pairs) {
+      const expected = await git(repo.path, 'diff', '--no-color', from, to, '--');
+      expect((await repo.diffBetween(from, to, 100_000))?.trim(), `${from}..${to}`).toBe(expected);
+    }
+    const pid = pooledProcessIds(repo.path).diffTree;
+    expect(pid).toBeTypeOf('number');
+    if (pid) process.kill(pid, 'SIGKILL');
+    expect((await repo.diffBetween(first, binary, 100_000))?.trim()).toBe(
+      await git(repo.path, 'diff', '--no-color', first, binary, '--'),
+    );
+    expect(pooledProcessIds(repo.path).diffTree).not.toBe(pid);
+    // Against the empty tree, by branch name, an unknown commit, and the cut.
+    expect((await repo.diffBetween(null, 'main', 100_000))?.trim()).toBe(
+      await git(repo.path, 'diff', '--no-color', '4b825dc642cb6eb9a060e54bf8d69288fbee4904', 'main', '--'),
+    );
+    expect(await repo.diffBetween('1'.repeat(40), binary, 100_000)).toBeNull();
+    expect(await repo.diffBetween(first, binary, 10)).toMatch(/^diff --git\n\[diff cut at 10 bytes\]\n$/);
   });
 });
 

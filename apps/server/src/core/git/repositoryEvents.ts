@@ -1,6 +1,7 @@
 // Tells interested areas (remote mirrors, for one) that a project's repository changed: a commit, a new or
 // deleted branch. Listeners should only enqueue work; they run inside the request that changed the repository.
 import type { Db } from '../store/database.js';
+import type { BranchCommitInfo } from './commitInfo.js';
 
 /** The SHA of no commit: a ref's `before` when it was made, its `after` when it was deleted. */
 export const ZERO_SHA = '0'.repeat(40);
@@ -15,6 +16,11 @@ export interface RefChange {
   before: string;
   after: string;
   userId: number;
+  /**
+   * The commits the change brought to an existing branch, oldest first, when the change knows them (a commit
+   * through the API brings its own): the push's consumers then need not ask git which commits they are.
+   */
+  commits?: readonly BranchCommitInfo[];
 }
 
 /** `refs` are the refs the change moved; empty when that is not known (an import replaces everything). */

@@ -1,19 +1,41 @@
-// Resolves the caller from the PRIVATE-TOKEN header or the private_token query parameter.
+// Resolves the caller from a personal access token, where GitLab reads one (`find_personal_access_token`): the
+// private_token query parameter, then the PRIVATE-TOKEN header, then `Authorization: Bearer`; then, for an
+// administrator who asks, the user it acts as (`sudo`).
 import type { NextFunction, Request, Response } from 'express';
-import { ANONYMOUS, type Caller, callerForToken, knownCallerForToken } from '../access/caller.js';
+import { ANONYMOUS, type Caller, callerForToken, knownCallerForToken, sudoCaller } from '../access/caller.js';
 import type { Db } from '../store/database.js';
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+function queryValue(req: Request, name: string): string | undefined {
+  return new URL(req.originalUrl, 'http://x').searchParams.get(name) || undefined;
+}
+
 export function readToken(req: Request): string | undefined {
-  const header = req.get('PRIVATE-TOKEN');
-  if (header) return header;
-  const query = new URL(req.originalUrl, 'http://x').searchParams.get('private_token');
-  return query ?? undefined;
+  return (
+    queryValue(req, 'private_token') ||
+    req.get('PRIVATE-TOKEN') ||
+    BEARER.exec(req.get('Authorization') ?? '')?.[1] ||
+    undefined
+  );
+}
+
+/** The user an administrator acts as: the sudo query parameter, else the Sudo header (GitLab's order). */
+function readSudo(req: Request): string | undefined {
+  return queryValue(req, 'sudo') || req.get('Sudo') || undefined;
 }
 
 export function authenticate(db: Db) {
-  const lookUp = async (token: string, res: Response, next: NextFunction): Promise<void> => {
+  const lookUp = async (
+    token: string | undefined,
+    known: Caller | undefined,
+    sudo: string | undefined,
+    res: Response,
+    next: NextFunction,
+  ): Promise<void> => {
     try {
-      res.locals.caller = await callerForToken(db, token);
+      const caller = known ?? (token ? await callerForToken(db, token) : ANONYMOUS);
+      res.locals.caller = sudo === undefined ? caller : await sudoCaller(db, caller, sudo);
       next();
     } catch (error) {
       next(error);
@@ -23,15 +45,17 @@ export function authenticate(db: Db) {
   return (req: Request, res: Response, next: NextFunction): void => {
     let caller: Caller | undefined;
     let token: string | undefined;
+    let sudo: string | undefined;
     try {
       token = readToken(req);
+      sudo = readSudo(req);
       caller = token ? knownCallerForToken(db, token) : ANONYMOUS;
     } catch (error) {
       next(error);
       return;
     }
-    if (caller === undefined && token) {
-      void lookUp(token, res, next);
+    if (caller === undefined || sudo !== undefined) {
+      void lookUp(token, caller, sudo, res, next);
       return;
     }
     res.locals.caller = caller;

@@ -1,0 +1,76 @@
+// The command line and environment of the server: every flag and its variable, and the usage text.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig, USAGE, wantsHelp } from './config.js';
+import { MAIN } from './workerServer.testSupport.js';
+
+const FLAGS = ['--port', '--host', '--data-dir', '--seed', '--workers', '--storages', '--validate-responses'];
+const VARIABLES = [
+  'PORT',
+  'HOST',
+  'COLLAB_DATA_DIR',
+  'COLLAB_SEED',
+  'COLLAB_WORKERS',
+  'COLLAB_STORAGES',
+  'COLLAB_VALIDATE_RESPONSES',
+];
+
+describe('readConfig', () => {
+  it('reads every flag, and its variable when the flag is not given', () => {
+    const flags = readConfig(
+      ['--port', '0', '--host', '0.0.0.0', '--data-dir', '/d', '--seed', 'demo', '--workers', '3'],
+      {},
+    );
+    expect(flags).toMatchObject({ port: 0, host: '0.0.0.0', dataDir: '/d', seed: 'demo', workers: 3 });
+    const variables = readConfig([], {
+      PORT: '4000',
+      HOST: '::1',
+      COLLAB_DATA_DIR: '/e',
+      COLLAB_STORAGES: 'a,b,c',
+      COLLAB_VALIDATE_RESPONSES: 'true',
+      COLLAB_WORKERS: '2',
+    });
+    expect(variables).toMatchObject({
+      port: 4000,
+      host: '::1',
+      dataDir: '/e',
+      storageNames: ['a', 'b', 'c'],
+      validateResponses: true,
+      workers: 2,
+    });
+    expect(readConfig(['--port', '5000'], { PORT: '4000' }).port).toBe(5000);
+  });
+
+  it('refuses an unknown flag, a bad port or worker count with a ConfigError', () => {
+    expect(() => readConfig(['--bogus'], {})).toThrow(ConfigError);
+    expect(() => readConfig(['--port', 'abc'], {})).toThrow(ConfigError);
+    expect(() => readConfig([], { PORT: '70000' })).toThrow(ConfigError);
+    expect(() => readConfig(['--workers', '0'], {})).toThrow(ConfigError);
+  });
+
+  it('documents every flag and variable in the usage text', () => {
+    for (const name of [...FLAGS, ...VARIABLES, '--write-conformance-config', '--help'])
+      expect(USAGE, name).toContain(name);
+    expect(wantsHelp(['--port', '1', '--help'])).toBe(true);
+    expect(wantsHelp(['--port', '1'])).toBe(false);
+  });
+});
+
+describe('the server command', () => {
+  // From source, as the worker tests start it.
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', MAIN, ...args], { encoding: 'utf8' });
+
+  it('prints the usage for --help and exits 0', () => {
+    const result = run('--help');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(USAGE);
+  });
+
+  it('says what is wrong with a command line in one line, without a stack, and exits 2', () => {
+    const result = run('--no-such-flag');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("collab-server: Unknown option '--no-such-flag'");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
