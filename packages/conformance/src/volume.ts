@@ -14,5 +14,8 @@ export function sampleOf<T>(values: readonly T[], key: string, count: number): r
   let offset = 0;
   for (const char of key) offset = (offset * 31 + char.charCodeAt(0)) % values.length;
   const step = values.length / count;
-  return Array.from({ length: count }, (_, i) => values[(offset + Math.floor(i * step)) % values.length] as T);
+  return Array.from(
+    { length: count },
+    (_, i) => values[(offset + Math.floor(i * step)) % values.length] as T,
+  );
 }
