@@ -6,5 +6,7 @@ export default defineConfig({
     // Git-heavy tests (fifty commits and an fsck) take seconds on a loaded two-core machine: 5 s flaked.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The files are independent (each its own data directories and ports): both cores run one each.
+    maxWorkers: 2,
   },
 });

@@ -12,8 +12,9 @@
 // Then the commit rows (commits.ts): file commits beside the minimal Express rate, and commits to a repository
 // of 10,000 files as a share of commits to the demo repository.
 // Then the walk (operationWalk.ts): one request to every operation on a fresh server, then again.
+// Then the start times (startTime.ts): to the first answer on an empty and on an existing data directory.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects`, `areas`, `commits` or `walk`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas`, `commits`, `walk` or `start`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -63,6 +64,7 @@ import {
   stop,
   warmedUp,
 } from './server.js';
+import { runStartTimes } from './startTime.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARM_UP_SECONDS = 2;
@@ -518,3 +520,4 @@ if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
 if (ONLY === undefined || ONLY === 'commits') await runCommits();
 if (ONLY === undefined || ONLY === 'walk') await runOperationWalk();
+if (ONLY === undefined || ONLY === 'start') await runStartTimes();

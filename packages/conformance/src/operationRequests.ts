@@ -29,6 +29,7 @@ export interface OperationRequests {
    * that does not exist reaches the operation's own checks (401, or `404 Project Not Found`) where there is a
    * route, and the server's catch-all `404 Not Found` where there is none (a 500 on a server that validates
    * responses, when the operation documents no 404). A HEAD operation goes with the GET of its path.
+   * The target's `implemented`, when it has one, is that answer already.
    */
   probe(): Promise<Set<string>>;
 }
@@ -88,6 +89,9 @@ export function operationRequests(
   }
 
   async function probe(): Promise<Set<string>> {
+    // A warm server was probed once when it started, for every file that shares it.
+    const known = target().implemented;
+    if (known) return new Set(known);
     const implemented = new Set<string>();
     const catchAll = (answer: Answer, entry: OperationEntry) =>
       (answer.status === 404 && answer.text.replace(/\s/g, '') === '{"message":"404NotFound"}') ||

@@ -3,6 +3,7 @@ import { type CollabClient, createCollabClient } from '@collab/client';
 import { type ConformanceConfig, configFromEnvironment, demoConfig, type Role } from './config.js';
 import { type LocalServer, startLocalServer } from './localServer.js';
 import { validatingFetch } from './validatingFetch.js';
+import { warmServerOfThisWorker } from './warmServers.js';
 
 export interface Target {
   config: ConformanceConfig;
@@ -12,16 +13,23 @@ export interface Target {
   fetch: typeof fetch;
   /** The local server, when the suite started one (undefined against another server). */
   local: LocalServer | undefined;
+  /** The operations the server implements, when its probe was already made (a warm server's). */
+  implemented?: ReadonlySet<string>;
   close(): Promise<void>;
 }
 
-export function targetFor(config: ConformanceConfig, local?: LocalServer): Target {
+export function targetFor(
+  config: ConformanceConfig,
+  local?: LocalServer,
+  implemented?: ReadonlySet<string>,
+): Target {
   const fetch = validatingFetch();
   const clients = new Map<string, CollabClient>();
   return {
     config,
     fetch,
     local,
+    implemented,
     as(role) {
       let client = clients.get(role);
       if (!client) {
@@ -37,10 +45,18 @@ export function targetFor(config: ConformanceConfig, local?: LocalServer): Targe
   };
 }
 
-/** The configured server, or a fresh local one (one per test file, so files never share state). */
+/**
+ * The configured server (a test worker's warm server is one: scripts/useWarmServer.ts), else a fresh local
+ * one (one per test file, so files never share state).
+ */
 export async function openTarget(): Promise<Target> {
   const configured = configFromEnvironment();
-  if (configured) return targetFor(configured);
+  if (configured) {
+    // A warm server was probed when it started: its files need not probe it again.
+    const warm = await warmServerOfThisWorker();
+    const probed = warm?.baseUrl === configured.baseUrl ? new Set(warm.implemented) : undefined;
+    return targetFor(configured, undefined, probed);
+  }
   const local = await startLocalServer();
   return targetFor(demoConfig(local.baseUrl), local);
 }

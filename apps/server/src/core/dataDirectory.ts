@@ -1,6 +1,7 @@
 // Opens a data directory: creates it, migrates its database, makes its repository storages and loads the
 // fixtures into an empty database. Every server process opens it; with several workers the first one opens
-// it alone, so that the others find it migrated and seeded.
+// it alone, so that the others find it migrated and seeded. An empty data directory to be seeded is filled
+// from a prepared copy of the same seeded data (store/dataTemplate.ts), made on the first such start.
 import { mkdir } from 'node:fs/promises';
 import type { Area } from './area.js';
 import type { ServerContext } from './context.js';
@@ -9,6 +10,7 @@ import { RepositoryStorages } from './git/storages.js';
 import { type InstanceSettings, instanceSettings } from './instance.js';
 import { JobQueue } from './jobs/queue.js';
 import { openDatabase } from './store/database.js';
+import { copyTemplate, DEFAULT_TEMPLATES_DIR, isEmptyDirectory, templateKey } from './store/dataTemplate.js';
 import { loadFixturesIfEmpty } from './store/fixtures.js';
 import type { Fixtures } from './store/fixturesFile.js';
 
@@ -25,9 +27,26 @@ export interface DataDirectoryOptions {
   jobPollIntervalMs?: number;
   /** Overrides of the instance settings (tier, limits) over the fixtures file's `instance` section. */
   instance?: Partial<InstanceSettings>;
+  /**
+   * Where prepared seeded data directories are kept (default: under the system's temporary directory);
+   * `false` loads the fixtures into every new data directory instead.
+   */
+  dataTemplates?: string | false;
 }
 
 export async function openDataDirectory(options: DataDirectoryOptions): Promise<ServerContext> {
+  const { fixtures, dataTemplates = DEFAULT_TEMPLATES_DIR } = options;
+  if (fixtures && dataTemplates !== false && (await isEmptyDirectory(options.dataDir))) {
+    const key = await templateKey({
+      fixtures,
+      storageNames: options.storageNames,
+      instance: options.instance,
+    });
+    await copyTemplate(options.dataDir, dataTemplates, key, async (directory) => {
+      const seeded = await openDataDirectory({ ...options, dataDir: directory, dataTemplates: false });
+      await seeded.db.destroy();
+    });
+  }
   await mkdir(options.dataDir, { recursive: true });
   const db = await openDatabase(options.dataDir);
   const storages = new RepositoryStorages(options.dataDir, options.storageNames ?? ['default']);

@@ -1,0 +1,50 @@
+// Start times (BENCH_ONLY=start): from spawning the built server with the demo data (`--seed demo`, one
+// worker process, production mode) to its first answer (GET /api/v4/version), on an empty data directory
+// and again on the data directory that start left behind. Each figure is the median of a few starts.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, stop } from './server.js';
+
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
+
+/** Milliseconds from spawning the server on `dataDir` to its first answer; the server is stopped after. */
+async function timeToFirstAnswer(dataDir: string): Promise<number> {
+  const startedAt = performance.now();
+  const { child, origin } = await startServer({
+    dataDir,
+    seed: 'demo',
+    workers: 1,
+    validateResponses: false,
+  });
+  try {
+    const response = await fetch(`${origin}/api/v4/version`);
+    await response.arrayBuffer();
+    if (response.status >= 500) throw new Error(`GET /api/v4/version answered ${response.status}`);
+    return performance.now() - startedAt;
+  } finally {
+    await stop(child);
+  }
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+export async function runStartTimes(): Promise<void> {
+  const empty: number[] = [];
+  const existing: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'collab-bench-start-'));
+    try {
+      empty.push(await timeToFirstAnswer(dataDir));
+      existing.push(await timeToFirstAnswer(dataDir));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  console.log(`start to first answer (demo data, 1 worker process, median of ${STARTS} starts)`);
+  console.log(`  empty data directory     ${median(empty).toFixed(0).padStart(6)} ms`);
+  console.log(`  existing data directory  ${median(existing).toFixed(0).padStart(6)} ms`);
+}

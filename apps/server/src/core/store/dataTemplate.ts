@@ -1,0 +1,85 @@
+// Prepared data directories: the migrated and seeded database and the fixture repositories, made once per
+// fixtures, storages and server code, then copied into each new data directory that would load those
+// fixtures. A copy is a few file copies; loading the fixtures again is hundreds of inserts and git processes.
+// The copy holds the same data as a load (a test compares them); its timestamps are the template's.
+import { createHash, randomBytes } from 'node:crypto';
+import { cp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where templates are kept unless told otherwise: the system's temporary directory. */
+export const DEFAULT_TEMPLATES_DIR = join(tmpdir(), 'collab-data-templates');
+
+/** The server's code (src/ or dist/, whichever runs): a template made by other code is not used. */
+const CODE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+
+let codeIdentity: Promise<string> | undefined;
+
+/** A hash of every module of the server's code, computed once per process. */
+function serverCodeIdentity(): Promise<string> {
+  codeIdentity ??= (async () => {
+    const hash = createHash('sha256');
+    const files = (await readdir(CODE_DIR, { recursive: true }))
+      .filter((file) => /\.(ts|js|json|sql)$/.test(file))
+      .sort();
+    for (const file of files) hash.update(file).update(await readFile(join(CODE_DIR, file)));
+    return hash.digest('hex');
+  })();
+  return codeIdentity;
+}
+
+/** The name of the template for `inputs` (what decides a seeded data directory's contents). */
+export async function templateKey(inputs: unknown): Promise<string> {
+  return createHash('sha256')
+    .update(JSON.stringify(inputs))
+    .update(process.version)
+    .update(await serverCodeIdentity())
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/**
+ * Fills the empty `dataDir` from the template `key` under `templatesDir`, making the template first with
+ * `make` (which seeds the directory it is given and closes everything it opened) when there is none. Two
+ * processes making the same template at once each make their own and the first to finish keeps its.
+ */
+export async function copyTemplate(
+  dataDir: string,
+  templatesDir: string,
+  key: string,
+  make: (directory: string) => Promise<void>,
+): Promise<void> {
+  const template = join(templatesDir, key);
+  if (!(await exists(template))) {
+    const building = join(templatesDir, `.${key}-${randomBytes(4).toString('hex')}`);
+    try {
+      await make(building);
+      await rename(building, template).catch(async (error: NodeJS.ErrnoException) => {
+        if (!(await exists(template))) throw error;
+      });
+    } finally {
+      await rm(building, { recursive: true, force: true });
+    }
+  }
+  await cp(template, dataDir, { recursive: true });
+}
+
+/** Whether `directory` has no entries (a missing one counts as empty). */
+export async function isEmptyDirectory(directory: string): Promise<boolean> {
+  try {
+    return (await readdir(directory)).length === 0;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readdir(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
