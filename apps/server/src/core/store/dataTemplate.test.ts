@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_AREAS } from '../../app.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import { openDataDirectory } from '../dataDirectory.js';
 import { readFixturesFile } from './fixturesFile.js';
@@ -30,6 +31,7 @@ async function seeded(name: string, dataTemplates: string | false): Promise<stri
   const context = await openDataDirectory({
     dataDir,
     fixtures,
+    fixtureAreas: FIXTURE_AREAS,
     storageNames: ['default', 'secondary'],
     dataTemplates,
   });
