@@ -514,8 +514,9 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
     }
     for (const other of others)
       judgeValid(other.target, other.c, await send(other.target, other.c, job.kind, admin));
-    // Deleted: every read answers 404 (a deletion only scheduled, 202, may still be served).
-    const remove = deletes[0];
+    // Deleted: every read answers 404 (a deletion only scheduled, 202, may still be served). A DELETE the spec
+    // marks `x-deletion: disables` (GitLab's integrations) switches the resource off and keeps it readable.
+    const remove = deletes.find((step) => step.target.operation['x-deletion'] !== 'disables');
     if (!remove) return undefined;
     return async () => {
       const removed = await send(remove.target, remove.c, job.kind, admin);
