@@ -1,5 +1,5 @@
 // The walk over every operation: one request to each operation of the spec, on a fresh server once it has
-// warmed up (app.warmUp: each path's validator made and each operation's request validation compiled, in the
+// warmed up (app.warmUp: each group's validator made and each operation's request validation compiled, in the
 // background after listening), then the same walk again. The
 // requests are the maintainer's, with every path parameter naming nothing (`0`, `none`) and no body, so each
 // is validated and answered without changing the demo data; what is measured is the server's answer time.
