@@ -3,7 +3,7 @@
 // handler registered under the operation's operationId serves it.
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { grapeParameters, indexReadings } from './grapeParameters.js';
 import { type FieldLimits, matchedOperation, rememberOperation } from './matchedOperation.js';
@@ -13,6 +13,7 @@ import { indexOperations, parameterCarriers } from './parameterCarriers.js';
 import { type IndexedOperation, RouteIndex } from './routeIndex.js';
 import { inSeries } from './series.js';
 import { isObject, type Json, operationsOf, resolve } from './specDocument.js';
+import { warmUpOperation } from './warmUp.js';
 
 export function loadBundledSpec(): Json {
   return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Json;
@@ -168,8 +169,9 @@ export interface OperationsApi {
   /** A request below the base path goes to its operation's steps; other requests pass by. */
   middleware: RequestHandler;
   /**
-   * Makes every group's validator and compiles every operation's request validation, one operation at a
-   * time, yielding to requests between them: after it, a first request costs what a second does.
+   * Makes every group's validator and compiles every operation's request validation (and response
+   * validation, when responses are validated), one operation at a time, yielding to requests between them:
+   * after it, a first request costs what a second does.
    */
   warmUp(app: Express): Promise<void>;
 }
@@ -222,37 +224,12 @@ export function operationsApi(options: ApiOptions): OperationsApi {
     for (const operation of index.operations) {
       const validate = validatorOfPath.get(operation.template);
       if (validate === undefined) continue;
-      await new Promise<void>((resolve) => {
-        validate(warmUpRequest(app, basePath, operation), {} as Response, () => resolve());
-      });
+      await warmUpOperation(app, basePath, operation, validate, options.validateResponses);
       // Requests that came meanwhile go first.
       await new Promise((resolve) => setImmediate(resolve));
     }
   };
   return { middleware, warmUp };
-}
-
-/**
- * A request of the operation that only the validator sees (an object on the application's request
- * prototype, as Express makes them): every path parameter `0`, no query, a JSON content type where the
- * operation has a body. Refused or not, its validation compiles the operation's schemas.
- */
-function warmUpRequest(app: Express, basePath: string, operation: IndexedOperation): Request {
-  const url = `${basePath}${operation.template.replace(/\{[^}]+\}/g, '0')}`;
-  const req = Object.create(app.request) as Request;
-  Object.assign(req, {
-    app,
-    method: operation.method === 'HEAD' ? 'GET' : operation.method,
-    url,
-    originalUrl: url,
-    baseUrl: '',
-    headers:
-      operation.method === 'GET' || operation.method === 'HEAD' ? {} : { 'content-type': 'application/json' },
-    query: {},
-    body: operation.method === 'GET' || operation.method === 'HEAD' ? undefined : {},
-    params: {},
-  });
-  return req;
 }
 
 /**
