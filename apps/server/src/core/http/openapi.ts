@@ -44,17 +44,21 @@ export function apiDocumentFor(
   basePath: string,
   keepPath: (path: string, item: Json) => boolean,
 ): Json {
-  const copy = structuredClone(spec) as Json & { paths: Record<string, Json> };
-  copy.servers = [{ url: basePath }];
-  copy.paths = Object.fromEntries(
-    Object.entries(copy.paths)
-      .filter(([path, item]) => keepPath(path, item))
-      .map(([path, item]) => {
-        const { servers: _servers, ...rest } = item;
-        return [path, rest];
-      }),
-  );
-  return copy;
+  // A shallow copy: the document is only read here and by the request readers, and each validator instance
+  // is given its own deep copy of its part (validatorMiddlewares).
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  return {
+    ...spec,
+    servers: [{ url: basePath }],
+    paths: Object.fromEntries(
+      Object.entries(paths)
+        .filter((entry): entry is [string, Json] => isObject(entry[1]) && keepPath(entry[0], entry[1]))
+        .map(([path, item]) => {
+          const { servers: _servers, ...rest } = item;
+          return [path, rest];
+        }),
+    ),
+  };
 }
 
 export function hasOwnServers(_path: string, item: Json): boolean {
