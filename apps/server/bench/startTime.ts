@@ -3,23 +3,12 @@
 // and again on the data directory that start left behind. Each figure is the median of a few starts. Beside
 // it, the CPU time the server process had used by then: on a shared machine the wall time mostly measures the
 // others' load, the CPU time much less so.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, stop } from './server.js';
+import { cpuMilliseconds, startServer, stop } from './server.js';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
-
-/** The user and system CPU time of a process so far, in milliseconds (Linux's /proc; NaN elsewhere). */
-async function cpuMilliseconds(pid: number | undefined): Promise<number> {
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 interface FirstAnswer {
   /** Milliseconds from spawning the server to its first answer. */
