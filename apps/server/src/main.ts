@@ -44,6 +44,7 @@ async function serve(runJobs: boolean): Promise<void> {
     storageNames: config.storageNames,
     runJobs,
     externalUrl: `http://${config.host}:${config.port}`,
+    accessLog: config.accessLog ? (line) => process.stdout.write(line) : undefined,
   });
   const listener = server.app.listen(config.port, config.host, () => {
     const address = listener.address();
