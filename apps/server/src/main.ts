@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Starts the server: reads the configuration, then either serves in this process (one worker) or, with
 // several workers, forks the worker processes that serve on the shared port
 // (Node's cluster module hands them the connections in turn). A Node.js process serves on one core; the
