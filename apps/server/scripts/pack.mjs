@@ -66,7 +66,10 @@ try {
     license: server.license ?? 'UNLICENSED',
     engines: server.engines,
     bin: { 'collab-server': './dist/main.js' },
-    exports: { '.': './dist/index.js', './package.json': './package.json' },
+    exports: {
+      '.': { types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
     files: ['dist', 'fixtures', 'README.md'],
     dependencies: {
       ...runtimeDependencies,

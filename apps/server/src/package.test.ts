@@ -82,6 +82,7 @@ describe('the packed server', () => {
     ).toBe(true);
     expect(existsSync(join(app, 'node_modules/collab-server/fixtures/demo.json'))).toBe(true);
     expect(existsSync(join(app, 'node_modules/collab-server/dist/main.js.map'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/collab-server/dist/index.d.ts'))).toBe(true);
   });
 
   it('answers --help with every flag', () => {
