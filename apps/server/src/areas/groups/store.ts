@@ -231,8 +231,8 @@ export async function userMayCreateGroups(db: Db, userId: number): Promise<boole
 
 /**
  * Whether `path` is taken (ignoring case) where a group would take it: under `parentId` by another group or
- * a project, at the top by another group or a user's personal namespace. `exceptGroupId` is the group itself
- * when it changes its path.
+ * a project, at the top by another group or a user (whose personal namespace has their username).
+ * `exceptGroupId` is the group itself when it changes its path.
  */
 export async function pathTaken(
   db: Db,
@@ -248,7 +248,15 @@ export async function pathTaken(
     .where('parent_id', parentId === null ? 'is' : '=', parentId);
   if (exceptGroupId !== undefined) groups = groups.where('id', '!=', exceptGroupId);
   if (await groups.executeTakeFirst()) return true;
-  if (parentId === null) return false;
+  if (parentId === null) {
+    // Every user has a personal namespace at the top named after them, made or not.
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<boolean>`lower(username) = ${lower}`)
+      .executeTakeFirst();
+    return user !== undefined;
+  }
   const project = await db
     .selectFrom('projects')
     .select('id')

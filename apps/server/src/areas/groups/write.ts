@@ -12,7 +12,7 @@ import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
-import { avatarRefusal, storeAvatar, type UploadedImage } from './avatar.js';
+import { avatarRefusal, removeAvatars, storeAvatar, type UploadedImage } from './avatar.js';
 import {
   type GroupChanges,
   insertGroupWithOwner,
@@ -103,11 +103,20 @@ function settingColumns(body: Settings): GroupChanges {
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
-/** `avatar`: a file part, or 400 when the field came as text (GitLab's `avatar is invalid`). */
-function checkedAvatar(body: { avatar?: unknown }, file: UploadedImage | undefined, errors: FieldErrors) {
+/**
+ * `avatar`: a file part; an empty value (a group's update only) removes the avatar; other text is a 400
+ * (GitLab's `avatar is invalid`).
+ */
+function checkedAvatar(
+  body: { avatar?: unknown },
+  file: UploadedImage | undefined,
+  errors: FieldErrors,
+  emptyRemoves = false,
+): UploadedImage | 'remove' | undefined {
   if (file === undefined) {
-    if (body.avatar !== undefined) throw new ApiError(400, { error: 'avatar is invalid' });
-    return undefined;
+    if (body.avatar === undefined) return undefined;
+    if (emptyRemoves && body.avatar === '') return 'remove';
+    throw new ApiError(400, { error: 'avatar is invalid' });
   }
   const refusal = avatarRefusal(file);
   if (refusal) errors.avatar = [refusal];
@@ -146,7 +155,8 @@ export async function createGroup(
   }
 
   const errors: FieldErrors = {};
-  const file = checkedAvatar(body as { avatar?: unknown }, avatarFile, errors);
+  const avatar = checkedAvatar(body as { avatar?: unknown }, avatarFile, errors);
+  const file = avatar === 'remove' ? undefined : avatar;
   const parentId = parent?.id ?? null;
   if (parentId === null && RESERVED_TOP_LEVEL.has(body.path.toLowerCase()))
     errors.path = [`${body.path} is a reserved name`];
@@ -188,7 +198,7 @@ export async function editGroup(
   const { group } = await resolveGroupForSignedIn(db, caller, idOrPath, 'api', AccessLevel.OWNER);
   const given: EditGroupBody = body ?? {};
   const errors: FieldErrors = {};
-  const file = checkedAvatar(given as { avatar?: unknown }, avatarFile, errors);
+  const avatar = checkedAvatar(given as { avatar?: unknown }, avatarFile, errors, true);
   const changes = settingColumns(given);
   if (given.name !== undefined) changes.name = given.name;
   let fullPaths: { from: string; to: string } | undefined;
@@ -205,7 +215,10 @@ export async function editGroup(
     if (visibilityErrors.length > 0) errors.visibility_level = visibilityErrors;
   }
   if (Object.keys(errors).length > 0) throw updateFailure(errors);
-  if (file) changes.avatar = await storeAvatar(context, group.id, file);
+  if (avatar === 'remove') {
+    changes.avatar = null;
+    await removeAvatars(context, [group.id]);
+  } else if (avatar) changes.avatar = await storeAvatar(context, group.id, avatar);
   await updateGroupRow(db, group.id, changes, fullPaths);
   return group.id;
 }
