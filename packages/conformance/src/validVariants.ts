@@ -67,11 +67,15 @@ export function appendQuery(query: URLSearchParams, parameter: JsonObject, value
   }
 }
 
-/** The form encoding of a flat body (scalars only); undefined when a value is an array or an object. */
+/**
+ * The form encoding of a flat body (scalars only); undefined when a value is an array or an object. A null
+ * (not given, in JSON) is left out: a form has no null.
+ */
 export function formBody(body: JsonObject): string | undefined {
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === 'object') return undefined;
+    if (value === null) continue;
+    if (typeof value === 'object') return undefined;
     form.append(name, String(value));
   }
   return form.toString();
