@@ -9,7 +9,7 @@ import { deployKeysArea } from './areas/deployKeys/index.js';
 import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupLabelsArea } from './areas/groupLabels/index.js';
-import { groupsArea } from './areas/groups/index.js';
+import { groupAvatarsRouter, groupsArea } from './areas/groups/index.js';
 import { integrationsArea } from './areas/integrations/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
@@ -171,6 +171,8 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(projectUploadsRouter(context));
   // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
   app.use(appearanceImagesRouter(context));
+  // The groups' avatars, at GitLab's /uploads/-/system/group/avatar/... (to whoever may see the group).
+  app.use(groupAvatarsRouter(context));
 
   // The catch-all of a path nothing routes (an API path no operation has is the API's own 404).
   app.use((_req, res) => {

@@ -86,6 +86,12 @@ export interface ConformanceConfig {
     /** The user behind each role's token. */
     users: Record<UserRole, FixtureUser>;
     /**
+     * Who may create top-level groups (`can_create_group`): `allowed` may, `refused` may not. The tests
+     * create groups (named with the run's suffix) as `allowed`, with subgroups, projects and members of
+     * their own, and delete them again. Without it, the tests that create top-level groups are skipped.
+     */
+    groupCreation?: { allowed: UserRole; refused: UserRole };
+    /**
      * Project-list fixtures. `publicProject` is starred by the owner, the developer and the outsider (in
      * that order) and has the custom attribute `location` = `Antarctica`; `privateProject` is starred by the
      * developer and has `location` = `Atlantis`; `internalProject` has the issues feature disabled. The
@@ -138,6 +144,7 @@ export function demoConfig(baseUrl: string): ConformanceConfig {
         outsider: { id: 7, username: 'outsider', name: 'Otto Outsider' },
       },
       projects: { personalPublic: 'owner/dotfiles', personalPrivate: 'owner/diary' },
+      groupCreation: { allowed: 'owner', refused: 'guest' },
       scim: { group: 'acme', token: 'collab-demo-acme-scim-token', groupWithoutSso: 'partners' },
     },
   };

@@ -59,6 +59,22 @@ export interface GroupsTable {
   kind: Generated<'group' | 'user'>;
   /** The runners registration token (a secret), made on first read by a group administrator. */
   runners_token: Generated<string | null>;
+  /** The group settings (migration 029): booleans 0 or 1, the three-state ones null when not set. */
+  share_with_group_lock: Generated<number>;
+  require_two_factor_authentication: Generated<number>;
+  two_factor_grace_period: Generated<number>;
+  /** `noone`, `maintainer` or `developer`. */
+  project_creation_level: Generated<string>;
+  auto_devops_enabled: Generated<number | null>;
+  /** `owner` or `maintainer`. */
+  subgroup_creation_level: Generated<string>;
+  emails_disabled: Generated<number | null>;
+  mentions_disabled: Generated<number | null>;
+  lfs_enabled: Generated<number>;
+  request_access_enabled: Generated<number>;
+  default_branch_protection: Generated<number>;
+  /** The file name of the group's avatar (under `uploads/-/system/group/avatar/<id>/`), or null. */
+  avatar: Generated<string | null>;
 }
 
 export interface ProjectsTable {
@@ -119,6 +135,10 @@ export interface MembersTable {
   user_id: number;
   access_level: number;
   created_at: string;
+  /** The membership's last day (`YYYY-MM-DD`), or null (migration 029). */
+  expires_at: Generated<string | null>;
+  /** Who added the member through the API (null for fixtures and approvals). */
+  created_by_id: Generated<number | null>;
 }
 
 /** A pending request to join a group or project; approving it makes a `members` row and removes it. */
