@@ -637,7 +637,7 @@ describe('DELETE /users/:id', () => {
 
   it('(demo) refuses to delete the only owner of a group (409), even with hard_delete', async () => {
     if (!againstLocalServer) return;
-    for (const query of [{}, { hard_delete: 'true' }]) {
+    for (const query of [{}, { hard_delete: 'true' }] as Record<string, string>[]) {
       const { status, body } = await callAs<ErrorBody>(target, 'admin', `/users/${users.owner.id}`, {
         method: 'DELETE',
         query,
