@@ -78,6 +78,12 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
   ];
   for (const path of projectPaths)
     if (!fixtures.projects.some((p) => `${p.namespace}/${p.path}` === path)) fail(`the project ${path}`);
+  // The owner role's user must be the only owner of the namespace: the suite checks that DELETE /users/:id
+  // refuses it (409), which would otherwise delete a user every other test needs.
+  const namespaceOwners = (fixtures.groups.find((g) => fullPath(g) === DEMO_CHOICES.namespace)?.members ?? [])
+    .filter((member) => member.access_level >= 50)
+    .map((member) => member.username);
+  if (namespaceOwners.join() !== 'owner') fail(`the owner as the only owner of ${DEMO_CHOICES.namespace}`);
 
   return {
     baseUrl,
@@ -102,6 +108,7 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
         token: scimToken,
         groupWithoutSso: DEMO_CHOICES.groupWithoutSso,
       },
+      soleOwner: 'owner',
     },
   };
 }
