@@ -16,6 +16,7 @@ import { membersArea } from './areas/members/index.js';
 import { mergeRequestsArea } from './areas/mergeRequests/index.js';
 import { notesArea } from './areas/notes/index.js';
 import { notificationSettingsArea } from './areas/notificationSettings/index.js';
+import { personalAccessTokensArea } from './areas/personalAccessTokens/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectHooksArea } from './areas/projectHooks/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
@@ -70,6 +71,7 @@ export const AREAS: readonly Area[] = [
   snippetsArea,
   versionArea,
   usersArea,
+  personalAccessTokensArea,
   membersArea,
   todosArea,
   notificationSettingsArea,

@@ -86,6 +86,12 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
     fail(`can_create_group of ${DEMO_CHOICES.groupCreator}`);
   if (user(DEMO_CHOICES.notGroupCreator).user.profile?.can_create_group !== false)
     fail(`can_create_group false for ${DEMO_CHOICES.notGroupCreator}`);
+  // The owner role's user must be the only owner of the namespace: the suite checks that DELETE /users/:id
+  // refuses it (409), which would otherwise delete a user every other test needs.
+  const namespaceOwners = (fixtures.groups.find((g) => fullPath(g) === DEMO_CHOICES.namespace)?.members ?? [])
+    .filter((member) => member.access_level >= 50)
+    .map((member) => member.username);
+  if (namespaceOwners.join() !== 'owner') fail(`the owner as the only owner of ${DEMO_CHOICES.namespace}`);
 
   return {
     baseUrl,
@@ -111,6 +117,7 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
         token: scimToken,
         groupWithoutSso: DEMO_CHOICES.groupWithoutSso,
       },
+      soleOwner: 'owner',
     },
   };
 }

@@ -107,6 +107,12 @@ export interface ConformanceConfig {
      * suffix) into `group` and deprovision them again. Without it, the SCIM tests are skipped.
      */
     scim?: { group: string; token: string; groupWithoutSso: string };
+    /**
+     * A role whose user is the only owner of a group (in the demo, the owner of `namespace`): the tests check
+     * that `DELETE /users/:id` refuses to delete that user (409) and so never deletes it. Without it, that
+     * test is skipped.
+     */
+    soleOwner?: UserRole;
   };
 }
 
@@ -146,6 +152,7 @@ export function demoConfig(baseUrl: string): ConformanceConfig {
       projects: { personalPublic: 'owner/dotfiles', personalPrivate: 'owner/diary' },
       groupCreation: { allowed: 'owner', refused: 'guest' },
       scim: { group: 'acme', token: 'collab-demo-acme-scim-token', groupWithoutSso: 'partners' },
+      soleOwner: 'owner',
     },
   };
 }

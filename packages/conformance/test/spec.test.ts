@@ -64,6 +64,16 @@ describe('the bundled spec', () => {
       'updateProjectIssue',
       'listProjectMergeRequests',
       'getProjectMergeRequest',
+      // Users and their tokens made through the API (issue 27, point 2).
+      'createUser',
+      'updateUser',
+      'deleteUser',
+      'createUserPersonalAccessToken',
+      'listPersonalAccessTokens',
+      'getPersonalAccessToken',
+      'revokePersonalAccessToken',
+      'getCurrentPersonalAccessToken',
+      'revokeCurrentPersonalAccessToken',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

@@ -32,6 +32,10 @@ export interface UsersTable {
   can_create_group: Generated<number>;
   /** How many personal projects the user may create (GitLab's default 100,000). */
   projects_limit: Generated<number>;
+  /** When the e-mail address was confirmed (migration 030); null for an account made unconfirmed. */
+  confirmed_at: Generated<string | null>;
+  /** Null for people; `ghost` for the account that keeps deleted users' contributions (migration 030). */
+  user_type: Generated<string | null>;
 }
 
 export interface PersonalAccessTokensTable {
@@ -44,6 +48,11 @@ export interface PersonalAccessTokensTable {
   scopes: string;
   expires_at: string | null;
   revoked: number;
+  /** Migration 030: older tokens take their user's creation time. */
+  created_at: Generated<string | null>;
+  /** This server does not record a token's use: null. */
+  last_used_at: Generated<string | null>;
+  description: Generated<string | null>;
 }
 
 export interface GroupsTable {

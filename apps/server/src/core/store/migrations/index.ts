@@ -28,6 +28,7 @@ import * as m025 from './025_integrations.js';
 import * as m026 from './026_appearance.js';
 import * as m027 from './027_list_indexes.js';
 import * as m029 from './029_group_settings_members_expiry.js';
+import * as m030 from './030_users_and_tokens_api.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '026_appearance': m026,
   '027_list_indexes': m027,
   '029_group_settings_members_expiry': m029,
+  '030_users_and_tokens_api': m030,
 };
 
 export const migrationProvider: MigrationProvider = {
