@@ -217,7 +217,7 @@ export async function activeUsers(db: Db, userIds: readonly number[]): Promise<S
 
 /* Fixtures ---------------------------------------------------------------------------------------- */
 
-/** Adds a merge request as given (fixtures; the API does not create them); returns its ID. */
+/** Adds a merge request as given (fixtures: any state and times); returns its ID. */
 export async function insertFixtureMergeRequest(
   db: Db,
   mergeRequest: Insertable<MergeRequestsTable>,
