@@ -54,6 +54,9 @@ describe('the bundled spec', () => {
       'updateProjectIssue',
       'listProjectMergeRequests',
       'getProjectMergeRequest',
+      'createProjectMergeRequest',
+      'updateProjectMergeRequest',
+      'mergeProjectMergeRequest',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);
