@@ -47,9 +47,9 @@ export interface ConformanceConfig {
      * Full path of a public project. Its default branch `main` is protected (push and merge 40:
      * maintainers) and holds `README.md`, `src/index.html`, `docs/guide/getting started.md` and a CI
      * configuration `.collab-ci.yml` whose pipeline succeeds. The tests add branches, files, protected
-     * branch rules, pipelines, deploy keys and mirrors to it, and export it. Its merge requests (which the
-     * API cannot create) include an open one from `unprotectedBranch` into `main` by the developer, with
-     * the maintainer as reviewer, and a merged one; `privateProject` has at least one merge request.
+     * branch rules, pipelines, deploy keys, mirrors and merge requests (which they close) to it, and export
+     * it. Its merge requests from the start include an open one from `unprotectedBranch` into `main` by the
+     * developer, with the maintainer as reviewer, and a merged one; `privateProject` has at least one.
      */
     publicProject: string;
     /**

@@ -74,6 +74,9 @@ describe('the bundled spec', () => {
       'revokePersonalAccessToken',
       'getCurrentPersonalAccessToken',
       'revokeCurrentPersonalAccessToken',
+      'createProjectMergeRequest',
+      'updateProjectMergeRequest',
+      'mergeProjectMergeRequest',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

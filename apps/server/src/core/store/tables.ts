@@ -594,6 +594,10 @@ export interface MergeRequestsTable {
   discussion_locked: number | null;
   created_at: string;
   updated_at: string;
+  /** The merger's `should_remove_source_branch` (null: not given; migration 031). */
+  should_remove_source_branch: Generated<number | null>;
+  /** The commit a squashing merge made (migration 031). */
+  squash_commit_sha: Generated<string | null>;
 }
 
 /** The last internal ID (`iid`) given per group and kind (`epics`), migration 021. */

@@ -29,6 +29,7 @@ import * as m026 from './026_appearance.js';
 import * as m027 from './027_list_indexes.js';
 import * as m029 from './029_group_settings_members_expiry.js';
 import * as m030 from './030_users_and_tokens_api.js';
+import * as m031 from './031_merge_request_writes.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '027_list_indexes': m027,
   '029_group_settings_members_expiry': m029,
   '030_users_and_tokens_api': m030,
+  '031_merge_request_writes': m031,
 };
 
 export const migrationProvider: MigrationProvider = {
