@@ -6,9 +6,10 @@
 #   bash scripts/test-under-node.sh 24.21.0 all       (both, one after the other)
 #
 # `runtime` runs what can differ from one Node.js release to another: the client's tests (fetch, streams);
-# of the server's, those of the SQLite driver (core/store and what loads the fixtures), git (core/git,
-# branches, storage moves, deletions), worker and other processes (main.*, config, the move-storage command),
-# the job queue, outgoing requests (hook deliveries, integrations) and streams (archives, uploads); and of
+# of the server's, its packing and those of the SQLite driver (core/store and what loads the fixtures), git
+# (core/git, branches, storage moves, deletions), worker and other processes (main.*, config, the
+# move-storage command), the job queue, outgoing requests (hook deliveries, integrations) and streams
+# (archives, uploads); and of
 # the conformance suite the files that exercise those through a running server: restarts on an existing
 # data directory and the server's configuration (server, cliServerConfig), git through the API
 # (repositoryFiles, branches), a real client library (gitbeaker) and the packed package (package). The other
@@ -43,6 +44,7 @@ echo "Testing under Node.js $(node --version) ($scope)"
 
 # The runtime set, as paths (a folder ends with /) under apps/server and packages/conformance.
 server_runtime=(src/core/store/ src/core/git/ src/core/jobs/ src/main. src/config.test.ts src/fixtures.test.ts
+  src/package.test.ts
   src/areas/branches/ src/areas/storageMoves/ src/areas/projects/deletion.test.ts
   src/areas/projects/uploads.test.ts src/areas/projectHooks/delivery.test.ts
   src/areas/integrations/firing.test.ts src/areas/projectImportExport/archive.test.ts)
