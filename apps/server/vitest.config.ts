@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    // Git-heavy tests (fifty commits and an fsck) take seconds on a loaded two-core machine: 5 s flaked.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Against hangs only: git-heavy tests (fifty commits and an fsck) and servers with worker processes
+    // take a minute and more on a heavily loaded two-core machine (30 s and 60 s failed there).
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // The files are independent (each its own data directories and ports): both cores run one each.
     maxWorkers: 2,
   },

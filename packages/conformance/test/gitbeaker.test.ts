@@ -22,8 +22,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, RUN, type Target } from '../src/index.js';
+import { againstSuiteServer, openTarget, RUN, type Target } from '../src/index.js';
 import { gitbeakerClients, refusal, validateGlobalFetch } from './gitbeakerSupport.js';
+import { ownServer } from './ownServer.js';
 import { newKey } from './sshKeys.js';
 import { readTarGz } from './tarball.js';
 import { startReceiver } from './uploadReceiver.js';
@@ -577,8 +578,9 @@ describe('export and import', () => {
 describe('repository storage moves', () => {
   it('lists the moves and reads one (administrators)', async (context) => {
     const moves = as('admin').ProjectRepositoryStorageMoves;
-    if (target.local) {
-      // Moves are made by the operator command; on this file's own server one is scheduled here.
+    const dataDir = target.dataDir;
+    if (dataDir) {
+      // Moves are made by the operator command; on this repository's server one is scheduled here.
       const server = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
       await new Promise<void>((resolve, reject) =>
         execFile(
@@ -586,7 +588,7 @@ describe('repository storage moves', () => {
           [
             join(server, 'src', 'areas', 'storageMoves', 'moveStorageCommand.ts'),
             '--data-dir',
-            target.local?.dataDir ?? '',
+            dataDir,
             '--project',
             otherProject.path_with_namespace,
             '--to',
@@ -610,7 +612,7 @@ describe('repository storage moves', () => {
     );
     const first = (await moves.all({ perPage: 100, maxPages: 1 })).find((move) => move.id === newest.id);
     expect(first).toEqual(done);
-    if (target.local)
+    if (target.dataDir)
       expect(first).toMatchObject({
         project: { id: otherProject.id },
         source_storage_name: 'default',
@@ -708,7 +710,7 @@ describe('access requests', () => {
     expect(members.map((m) => [m.id, m.access_level])).toEqual([[outsider.id, 20]]);
   });
 
-  it('requests access to a group and withdraws or has it denied; approves on its own server', async () => {
+  it('requests access to a group and withdraws or has it denied', async () => {
     const { namespace, users } = target.config.fixtures;
     const requests = as('owner').GroupAccessRequests;
     const requested = await as('outsider').GroupAccessRequests.request(namespace);
@@ -720,14 +722,28 @@ describe('access requests', () => {
     );
     // Requesting as a member is refused, as GitLab does.
     expect((await refusal(as('developer').GroupAccessRequests.request(namespace))).status).toBe(400);
-    if (!target.local) return;
-    // Makes the outsider a member of the fixture group for good: only on this file's own server.
-    await as('outsider').GroupAccessRequests.request(namespace);
-    const approved = await requests.approve(namespace, users.outsider.id, { accessLevel: 10 });
-    expect(approved).toMatchObject({ id: users.outsider.id, access_level: 10 });
-    const member = await as('owner').GroupMembers.show(namespace, users.outsider.id);
-    expect(member.access_level).toBe(10);
   });
+
+  it('approves a group access request (on a server of its own)', async (context) => {
+    // The approval makes the outsider a member of the fixture group for good: no file sharing a server may.
+    if (!againstSuiteServer()) return context.skip();
+    const own = await ownServer();
+    const restoreFetch = validateGlobalFetch(own);
+    try {
+      const ownAs = gitbeakerClients(() => own);
+      const { namespace, users } = own.config.fixtures;
+      await ownAs('outsider').GroupAccessRequests.request(namespace);
+      const approved = await ownAs('owner').GroupAccessRequests.approve(namespace, users.outsider.id, {
+        accessLevel: 10,
+      });
+      expect(approved).toMatchObject({ id: users.outsider.id, access_level: 10 });
+      const member = await ownAs('owner').GroupMembers.show(namespace, users.outsider.id);
+      expect(member.access_level).toBe(10);
+    } finally {
+      restoreFetch();
+      await own.close();
+    }
+  }, 120_000);
 });
 
 describe('notes, snippets, labels, epics, todos and notification settings', () => {

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { CollabClient, components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  againstSuiteServer,
   collect,
   demoConfig,
   openTarget,
@@ -712,14 +713,14 @@ describe('GET /projects/:id/pipelines', () => {
 });
 
 /** Tags cannot be created through this API: the local server's repository gets one with git itself. */
-const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+const againstLocalServer = againstSuiteServer();
 
 describe('pipelines for tags', () => {
   it.skipIf(!againstLocalServer)(
     'creates a pipeline for a tag (tag true) and lists it with scope=tags only',
     async () => {
       const branch = await branchWithConfig('ok:\n  script: x\n');
-      const storage = join(target.local?.dataDir ?? '', 'repositories', 'default');
+      const storage = join(target.dataDir ?? '', 'repositories', 'default');
       const repositories = (await readdir(storage)).map((name) => join(storage, name));
       let tagged = false;
       for (const repository of repositories) {

@@ -422,7 +422,7 @@ describe('uploading the archive', () => {
 
 describe('an export across a server restart', () => {
   it('resumes the pending upload after the server restarts on the same data directory', async (context) => {
-    if (!target.local) context.skip();
+    if (!target.dataDir) context.skip();
     const receiver = await startReceiver((index) => (index === 0 ? 503 : 200));
     let local = await startLocalServer();
     try {

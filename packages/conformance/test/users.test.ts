@@ -8,10 +8,18 @@
 // profile) and run only against this repository's own server.
 import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureUser, openTarget, type Role, RUN, type Target, type UserRole } from '../src/index.js';
+import {
+  againstSuiteServer,
+  type FixtureUser,
+  openTarget,
+  type Role,
+  RUN,
+  type Target,
+  type UserRole,
+} from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
-const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+const againstLocalServer = againstSuiteServer();
 
 let target: Target;
 let users: Record<UserRole, FixtureUser>;
