@@ -71,7 +71,7 @@ export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typ
     const sentAt = performance.now();
     const response = await baseFetch(request);
     const text = request.method === 'HEAD' ? '' : await response.clone().text();
-    const ms = Math.round(performance.now() - sentAt);
+    const ms = Math.round((performance.now() - sentAt) * 10) / 10;
     const { operation, problems, violations } = validator.check(
       request.method,
       request.url,

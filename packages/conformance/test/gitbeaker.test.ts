@@ -218,10 +218,9 @@ describe('projects', () => {
       initializeWithReadme: true,
       visibility: 'public',
     })) as { id: number; default_branch: string };
-    await as('owner').Commits.create(own.id, own.default_branch, 'Add a script and a tool', [
-      { action: 'create', filePath: 'run.sh', content: 'echo ok!!\n'.repeat(30) },
-      { action: 'create', filePath: 'tool.py', content: 'print(12)\n'.repeat(10) },
-    ]);
+    const files = as('owner').RepositoryFiles;
+    await files.create(own.id, 'run.sh', own.default_branch, 'echo ok!!\n'.repeat(30), 'Add a script');
+    await files.create(own.id, 'tool.py', own.default_branch, 'print(12)\n'.repeat(10), 'Add a tool');
     expect(await as('developer').Projects.showLanguages(own.id)).toEqual({ Shell: 75, Python: 25 });
   });
 

@@ -138,7 +138,7 @@ function specifiers(text: string): string[] {
 
 /**
  * What a test file needs that this installation lacks: packages not installed, files outside the package
- * (the repository's other folders). Its own helpers (`./x.js`) are read too.
+ * (the repository's other folders). The helpers it imports from the test folder (`./x.js`) are read too.
  */
 function missingFor(file: string, require: NodeJS.Require, seen = new Set<string>()): string[] {
   if (seen.has(file)) return [];
@@ -149,7 +149,8 @@ function missingFor(file: string, require: NodeJS.Require, seen = new Set<string
     if (specifier.startsWith('.')) {
       const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
       if (!target.startsWith(PACKAGE_ROOT)) missing.push(`${specifier} (outside the package)`);
-      else if (existsSync(target) && target.endsWith('.ts'))
+      // The test folder's helpers are read too; src/ is the tool's own, installed with it.
+      else if (target.startsWith(TEST_DIR) && existsSync(target))
         missing.push(...missingFor(target, require, seen));
       continue;
     }
