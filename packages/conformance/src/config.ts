@@ -204,17 +204,21 @@ function missingFields(config: ConformanceConfig): string[] {
 }
 
 /**
- * The configuration from the environment: the JSON file named by COLLAB_CONFORMANCE_CONFIG (a whole
- * ConformanceConfig), else the demo configuration at COLLAB_BASE_URL; without either, none (then the suite
- * starts its own server).
+ * The configuration from the environment: COLLAB_CONFORMANCE_CONFIG, a whole ConformanceConfig, either the
+ * name of a JSON file or the JSON itself (a value starting with `{`: how `collab-conformance run` hands it to
+ * its tests, so that no copy of the tokens is written); else the demo configuration at COLLAB_BASE_URL;
+ * without either, none (then the suite starts its own server).
  */
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): ConformanceConfig | undefined {
-  const file = env.COLLAB_CONFORMANCE_CONFIG;
-  if (file) {
-    const config = JSON.parse(readFileSync(file, 'utf8')) as ConformanceConfig;
+  const value = env.COLLAB_CONFORMANCE_CONFIG;
+  if (value) {
+    const inline = value.trimStart().startsWith('{');
+    const config = JSON.parse(inline ? value : readFileSync(value, 'utf8')) as ConformanceConfig;
     const missing = missingFields(config);
     if (missing.length > 0)
-      throw new Error(`${file} lacks ${missing.join(', ')} (see ConformanceConfig in @collab/conformance)`);
+      throw new Error(
+        `${inline ? 'the config' : value} lacks ${missing.join(', ')} (see ConformanceConfig in @collab/conformance)`,
+      );
     return config;
   }
   if (env.COLLAB_BASE_URL) return demoConfig(env.COLLAB_BASE_URL);

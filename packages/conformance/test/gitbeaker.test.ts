@@ -205,16 +205,24 @@ describe('projects', () => {
   });
 
   it('lists starrers and languages', async () => {
-    const { publicProject, users, projects } = target.config.fixtures;
+    const { publicProject, users } = target.config.fixtures;
     const starrers = await as('developer').Projects.allStarrers(publicProject);
     expect(starrers.map((s) => s.user.username)).toEqual(
       [users.outsider, users.developer, users.owner].map((u) => u.username),
     );
     expect(starrers[0]?.starred_since).toEqual(expect.any(String));
-    expect(await as('developer').Projects.showLanguages(projects.personalPublic)).toEqual({
-      Shell: 75,
-      Python: 25,
-    });
+    // Languages of a repository of its own (the demo projects' content may have changed on a server in use):
+    // 300 bytes of shell and 100 of Python; the README, prose, does not count.
+    const own = (await as('owner').Projects.create({
+      path: `gitbeaker-languages-${RUN}`,
+      namespaceId,
+      initializeWithReadme: true,
+      visibility: 'public',
+    })) as { id: number; default_branch: string };
+    const files = as('owner').RepositoryFiles;
+    await files.create(own.id, 'run.sh', own.default_branch, 'echo ok!!\n'.repeat(30), 'Add a script');
+    await files.create(own.id, 'tool.py', own.default_branch, 'print(12)\n'.repeat(10), 'Add a tool');
+    expect(await as('developer').Projects.showLanguages(own.id)).toEqual({ Shell: 75, Python: 25 });
   });
 
   it('uploads a file for reference', async () => {
