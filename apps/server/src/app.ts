@@ -34,6 +34,7 @@ import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirecto
 import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
+import { jsonBody } from './core/http/jsonBody.js';
 import {
   apiDocumentFor,
   hasOwnServers,
@@ -144,7 +145,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       SCIM_BASE_PATH,
       inSeries([
         mergeDoubledSlashes,
-        onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+        onlyWithBody(jsonBody('50mb')),
         scimApi.middleware,
         scimNotFoundHandler,
       ]),
@@ -154,7 +155,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(
     inSeries([
       mergeDoubledSlashes,
-      onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+      onlyWithBody(jsonBody('50mb')),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),
       v4Api.middleware,
