@@ -35,6 +35,7 @@ import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
 import { jsonBody } from './core/http/jsonBody.js';
+import { jsonWithoutCharset } from './core/http/jsonContentType.js';
 import {
   apiDocumentFor,
   hasOwnServers,
@@ -122,6 +123,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(jsonWithoutCharset);
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
   // queries without brackets take Node's cheaper parser (see fastQueryParser).
   app.set('query parser', 'extended');
