@@ -354,6 +354,34 @@ describe('creating and deleting branches', () => {
     await client.DELETE('/projects/{id}', { params: { path: { id } } });
   });
 
+  it('in an empty repository, makes the default branch first (an empty README.md), as GitLab does', async () => {
+    const client = target.as('maintainer');
+    const created = await client.POST('/projects', { body: { path: `empty-${RUN.toLowerCase()}` } });
+    expect(created.response.status).toBe(201);
+    const id = String(created.data?.id);
+    expect((await client.GET(LIST, { params: { path: { id } } })).data).toEqual([]);
+    // Another ref than the default branch still does not exist; the default branch is made all the same.
+    const unknownRef = await client.POST(LIST, {
+      params: { path: { id } },
+      body: { branch: `other-${RUN}`, ref: 'no-such-ref' },
+    });
+    expect(unknownRef.response.status).toBe(400);
+    const branch = await client.POST(LIST, {
+      params: { path: { id } },
+      body: { branch: `first-${RUN}`, ref: 'main' },
+    });
+    expect(branch.response.status, JSON.stringify(branch.error)).toBe(201);
+    expect(branch.data).toMatchObject({ name: `first-${RUN}`, merged: false, default: false });
+    expect(branch.data?.commit).toMatchObject({ title: 'Add README.md', parent_ids: [] });
+    const names = (await client.GET(LIST, { params: { path: { id } } })).data?.map((b) => b.name);
+    expect(names).toEqual([`first-${RUN}`, 'main']);
+    const readme = await client.GET('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id, file_path: 'README.md' }, query: { ref: 'main' } },
+    });
+    expect(readme.data).toMatchObject({ size: 0, content: '' });
+    await client.DELETE('/projects/{id}', { params: { path: { id } } });
+  });
+
   it('deletes merged branches but keeps protected, unmerged and default ones (202)', async () => {
     const client = target.as('maintainer');
     const merged = await ownBranch(`merged/one-${RUN}`);
