@@ -162,7 +162,11 @@ export async function createBranch(
   const user = requireUser(caller);
   const repo = repositoryOf(context, access.project);
   if ((await repo.listBranches()).length === 0)
-    await createDefaultBranch(context, repo, access.project, { id: user.id, name: user.name, email: user.email });
+    await createDefaultBranch(context, repo, access.project, {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+    });
   const result = await repo.createBranch(name, ref);
   if (!result.ok) {
     if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
@@ -199,7 +203,12 @@ async function createDefaultBranch(
   });
   if (!commit.ok) return;
   await context.repositoryEvents.changed(context.db, project.id, [
-    { ref: `refs/heads/${project.default_branch}`, before: ZERO_SHA, after: commit.commitId, userId: user.id },
+    {
+      ref: `refs/heads/${project.default_branch}`,
+      before: ZERO_SHA,
+      after: commit.commitId,
+      userId: user.id,
+    },
   ]);
 }
 

@@ -27,6 +27,7 @@ import * as m024 from './024_scim.js';
 import * as m025 from './025_integrations.js';
 import * as m026 from './026_appearance.js';
 import * as m027 from './027_list_indexes.js';
+import * as m028 from './028_gitlab_fields.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '025_integrations': m025,
   '026_appearance': m026,
   '027_list_indexes': m027,
+  '028_gitlab_fields': m028,
 };
 
 export const migrationProvider: MigrationProvider = {
