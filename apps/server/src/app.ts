@@ -37,6 +37,8 @@ import { accessLog } from './core/http/accessLog.js';
 import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
+import { jsonBody } from './core/http/jsonBody.js';
+import { jsonWithoutCharset } from './core/http/jsonContentType.js';
 import {
   apiDocumentFor,
   hasOwnServers,
@@ -128,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   const app = express();
   app.disable('x-powered-by');
   if (options.accessLog) app.use(accessLog(options.accessLog));
+  app.use(jsonWithoutCharset);
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
   // queries without brackets take Node's cheaper parser (see fastQueryParser).
   app.set('query parser', 'extended');
@@ -151,7 +154,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       SCIM_BASE_PATH,
       inSeries([
         mergeDoubledSlashes,
-        onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+        onlyWithBody(jsonBody('50mb')),
         scimApi.middleware,
         scimNotFoundHandler,
       ]),
@@ -161,7 +164,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(
     inSeries([
       mergeDoubledSlashes,
-      onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+      onlyWithBody(jsonBody('50mb')),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', authenticate(db)),
       v4Api.middleware,

@@ -14,6 +14,8 @@ export interface Answer {
   text: string;
   /** What the response breaks of the spec (undocumented status, headers, body). */
   problems: string[];
+  /** The response's Content-Type header, as sent. */
+  contentType: string | null;
 }
 
 export interface OperationRequests {
@@ -85,7 +87,7 @@ export function operationRequests(
         body: typeof c.body === 'string' ? c.body : undefined,
       }),
     });
-    return { status: response.status, text, problems };
+    return { status: response.status, text, problems, contentType: response.headers.get('content-type') };
   }
 
   async function probe(): Promise<Set<string>> {

@@ -353,8 +353,13 @@ describe('repository files and branches', () => {
   it('creates, lists, reads and removes branches, and removes the merged ones', async () => {
     const branches = as('developer').Branches;
     const created = await branches.create(project.id, `feature/${RUN}`, 'main');
-    // At main's commit, so merged into the default branch, as GitLab counts it.
-    expect(created).toMatchObject({ name: `feature/${RUN}`, merged: true, protected: false, default: false });
+    // At main's head: not merged, as GitLab counts it (`Repository#merged_to_root_ref?`).
+    expect(created).toMatchObject({
+      name: `feature/${RUN}`,
+      merged: false,
+      protected: false,
+      default: false,
+    });
     expect(created.commit.id).toMatch(/^[0-9a-f]{40}$/);
     const listed = await branches.all(project.id, { search: RUN });
     expect(listed.map((b) => b.name)).toEqual([`feature/${RUN}`]);
@@ -362,13 +367,21 @@ describe('repository files and branches', () => {
     expect(await branches.remove(project.id, `feature/${RUN}`)).toBeNull();
     expect((await refusal(branches.show(project.id, `feature/${RUN}`))).status).toBe(404);
 
-    // A branch at main's commit counts as merged.
+    // A branch that main has moved past counts as merged; one at main's head does not, and stays.
     await branches.create(project.id, `merged/${RUN}`, 'main');
+    await as('developer').RepositoryFiles.create(
+      project.id,
+      `moved-on-${RUN}.txt`,
+      'main',
+      'on\n',
+      'Move on',
+    );
+    await branches.create(project.id, `at-head/${RUN}`, 'main');
     expect(await as('maintainer').Branches.removeMerged(project.id)).toEqual({ message: '202 Accepted' });
     await waitFor(
       'the merged branch to go',
       () => branches.all(project.id, { search: RUN }),
-      (left) => left.length === 0,
+      (left) => left.map((b) => b.name).join() === `at-head/${RUN}`,
     );
   });
 

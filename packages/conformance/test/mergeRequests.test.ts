@@ -113,8 +113,14 @@ describe('list', () => {
     expect(unlabelled.every((mr) => mr.labels.length === 0)).toBe(true);
     expect(labelled.length + unlabelled.length).toBe(all.length);
     const first = open.labels[0];
-    if (first !== undefined)
+    if (first !== undefined) {
       expect((await list('guest', publicProject, { labels: first })).map((mr) => mr.iid)).toContain(open.iid);
+      // As an array, as GitLab takes it.
+      const asArray = await list('guest', publicProject, `labels[]=${encodeURIComponent(first)}`);
+      expect(asArray.map((mr) => mr.iid)).toContain(open.iid);
+    }
+    const anyArray = await list('guest', publicProject, 'labels[]=Any');
+    expect(anyArray.map((mr) => mr.iid)).toEqual(labelled.map((mr) => mr.iid));
   });
 
   it('orders and pages with the pagination headers', async () => {

@@ -227,6 +227,8 @@ describe('push events', () => {
 });
 
 describe('pipeline events', () => {
+  /** Pipeline numbers above the fixtures' own. */
+  let nextIid = 1000;
   async function finishedPipeline(status: string): Promise<{ id: number; sha: string }> {
     const branch = await repositoryOf(context, await project()).getBranch('main');
     const sha = branch?.commit.id ?? '';
@@ -235,6 +237,7 @@ describe('pipeline events', () => {
       .insertInto('pipelines')
       .values({
         project_id: PROJECT_ID,
+        iid: ++nextIid,
         sha,
         before_sha: ZERO_SHA,
         ref: 'main',

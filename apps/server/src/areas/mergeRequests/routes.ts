@@ -7,7 +7,7 @@ import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
-import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
+import { iidsQuery, integerQuery, labelsQuery, orderQuery } from '../issuables/index.js';
 import { mergeProjectMergeRequest } from './merge.js';
 import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
 import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
@@ -23,7 +23,7 @@ function listFiltersOf(req: ApiRequest): MergeRequestFilters {
     state: state as MergeRequestFilters['state'],
     sourceBranch: optionalQueryString(req, 'source_branch'),
     targetBranch: optionalQueryString(req, 'target_branch'),
-    labels: labelFilter(optionalQueryString(req, 'labels')),
+    labels: labelsQuery(req),
     search: optionalQueryString(req, 'search'),
     authorId: integerQuery(req, 'author_id'),
     iids: iidsQuery(req),

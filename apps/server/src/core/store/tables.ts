@@ -173,6 +173,8 @@ export interface ProtectedBranchesTable {
   project_id: number;
   name: string;
   code_owner_approval_required: number;
+  /** Whether force pushes are allowed (GitLab's `allow_force_push`). */
+  allow_force_push: Generated<number>;
   created_at: string;
 }
 
@@ -389,6 +391,8 @@ export interface DeployKeysProjectsTable {
 export interface PipelinesTable {
   id: Generated<number>;
   project_id: number;
+  /** The pipeline's number within its project, 1, 2, 3 … (GitLab's `iid`). */
+  iid: number;
   sha: string;
   before_sha: string;
   ref: string;
