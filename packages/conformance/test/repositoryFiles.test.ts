@@ -95,7 +95,7 @@ describe('GET and HEAD a file', () => {
 
   it('accepts %2F in both :id and :file_path, and spaces in paths', async () => {
     const response = await target.fetch(
-      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/repository/files/${encodeURIComponent('README.md')}?ref=main`,
+      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(project)}/repository/files/${encodeURIComponent('docs/guide/getting started.md')}?ref=main`,
     );
     expect(response.status).toBe(200);
     const body = (await response.json()) as { file_path: string };
