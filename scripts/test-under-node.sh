@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs tests again under another Node.js release, given as its exact version, in one of three scopes:
+# Runs tests again under another Node.js release, given as its exact version, in one of these scopes:
 #
-#   bash scripts/test-under-node.sh 24.21.0 runtime   (`pnpm test`; `pnpm test:full` under 22.23.3)
+#   bash scripts/test-under-node.sh 24.21.0 runtime   (`pnpm test:full` under 22.23.3)
 #   bash scripts/test-under-node.sh 24.21.0 rest      (`pnpm test:full`: what `runtime` leaves out)
 #   bash scripts/test-under-node.sh 24.21.0 all       (both, one after the other)
+#
+# `runtime` is `runtime-client` then `runtime-servers` (the server's and the conformance files of the set):
+# `pnpm test` (scripts/test.sh) runs the two parts at different times, the client's beside the server's tests.
 #
 # `runtime` runs what can differ from one Node.js release to another: the client's tests (fetch, streams);
 # of the server's, its packing and those of the SQLite driver (core/store and what loads the fixtures), git
@@ -25,8 +28,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=${1:?usage: test-under-node.sh NODE_VERSION runtime|rest|all (for example 24.21.0 runtime)}
-scope=${2:?usage: test-under-node.sh NODE_VERSION runtime|rest|all}
+version=${1:?usage: test-under-node.sh NODE_VERSION runtime|runtime-client|runtime-servers|rest|all (for example 24.21.0 runtime)}
+scope=${2:?usage: test-under-node.sh NODE_VERSION runtime|runtime-client|runtime-servers|rest|all}
 platform=$(node -p 'process.platform === "win32" ? "win" : process.platform')
 arch=$(node -p 'process.arch')
 cache="$(pwd)/.cache/node-$version-$platform-$arch"
@@ -64,8 +67,11 @@ excludes() {
   done
 }
 
-run_runtime() {
+run_runtime_client() {
   pnpm --filter @collab/client test
+}
+
+run_runtime_servers() {
   pnpm --filter @collab/server exec vitest run "${server_runtime[@]}"
   pnpm --filter @collab/conformance exec vitest run "${conformance_runtime[@]}"
 }
@@ -78,11 +84,13 @@ run_rest() {
 }
 
 case "$scope" in
-  runtime) run_runtime ;;
+  runtime) run_runtime_client && run_runtime_servers ;;
+  runtime-client) run_runtime_client ;;
+  runtime-servers) run_runtime_servers ;;
   rest) run_rest ;;
-  all) run_runtime && run_rest ;;
+  all) run_runtime_client && run_runtime_servers && run_rest ;;
   *)
-    echo "unknown scope $scope (runtime, rest or all)" >&2
+    echo "unknown scope $scope (runtime, runtime-client, runtime-servers, rest or all)" >&2
     exit 2
     ;;
 esac
