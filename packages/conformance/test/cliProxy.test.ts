@@ -9,14 +9,15 @@ import { createCollabClient } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../src/config.js';
 import { type FaultProxy, matches, startFaultProxy, withJson } from '../src/faultProxy.js';
-import { type LocalServer, startLocalServer } from '../src/localServer.js';
+import type { LocalServer } from '../src/localServer.js';
 import { RUN } from '../src/run.js';
 import { PACKAGE_DIR, TSX, userEnvironment } from './cliProcess.js';
+import { warmOrOwnServer } from './ownServer.js';
 
 const PROJECT_BADGE = /^\/api\/v4\/projects\/[^/]+\/badges\/\d+$/;
 const TOKENS = demoConfig('').tokens;
 
-let server: LocalServer;
+let server: Pick<LocalServer, 'baseUrl' | 'close'>;
 let faults: FaultProxy;
 let child: ChildProcessWithoutNullStreams;
 let stdout = '';
@@ -34,7 +35,7 @@ async function output(pattern: RegExp, timeout = 120_000): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startLocalServer();
+  server = await warmOrOwnServer();
   // The one fault: a project badge read loses its required `image_url`.
   faults = await startFaultProxy({
     upstream: server.baseUrl,

@@ -18,16 +18,17 @@ import {
   startFaultProxy,
   withJson,
 } from '../src/faultProxy.js';
-import { type LocalServer, startLocalServer } from '../src/localServer.js';
+import type { LocalServer } from '../src/localServer.js';
 import type { Violation } from '../src/responseValidator.js';
 import { runCli } from './cliProcess.js';
+import { warmOrOwnServer } from './ownServer.js';
 
-let server: LocalServer;
+let server: Pick<LocalServer, 'baseUrl' | 'close'>;
 let proxy: FaultProxy;
 let work: string;
 
 beforeAll(async () => {
-  server = await startLocalServer();
+  server = await warmOrOwnServer();
   proxy = await startFaultProxy({ upstream: server.baseUrl });
   work = mkdtempSync(join(tmpdir(), 'collab-cli-faults-'));
   writeFileSync(join(work, 'config.json'), JSON.stringify(demoConfig(server.baseUrl)));
