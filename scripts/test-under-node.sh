@@ -5,8 +5,10 @@
 #   bash scripts/test-under-node.sh 24.21.0 rest      (`pnpm test:full`: what `runtime` leaves out)
 #   bash scripts/test-under-node.sh 24.21.0 all       (both, one after the other)
 #
-# `runtime` is `runtime-client` then `runtime-servers` (the server's and the conformance files of the set):
-# `pnpm test` (scripts/test.sh) runs the two parts at different times, the client's beside the server's tests.
+# `runtime` is `runtime-packages` then `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
+# npm and tsc: the client's tests (its packed-package test) and the conformance package's packing test (the
+# tool packed, installed and run); `runtime-servers` the server's files of the set and the conformance files
+# that go through a running server. `pnpm test` (scripts/test.sh) runs the first beside the server's tests.
 #
 # `runtime` runs what can differ from one Node.js release to another: the client's tests (fetch, streams);
 # of the server's, its packing and those of the SQLite driver (core/store and what loads the fixtures), git
@@ -28,8 +30,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=${1:?usage: test-under-node.sh NODE_VERSION runtime|runtime-client|runtime-servers|rest|all (for example 24.21.0 runtime)}
-scope=${2:?usage: test-under-node.sh NODE_VERSION runtime|runtime-client|runtime-servers|rest|all}
+version=${1:?usage: test-under-node.sh NODE_VERSION runtime|runtime-packages|runtime-servers|rest|all (for example 24.21.0 runtime)}
+scope=${2:?usage: test-under-node.sh NODE_VERSION runtime|runtime-packages|runtime-servers|rest|all}
 platform=$(node -p 'process.platform === "win32" ? "win" : process.platform')
 arch=$(node -p 'process.arch')
 cache="$(pwd)/.cache/node-$version-$platform-$arch"
@@ -51,9 +53,11 @@ server_runtime=(src/core/store/ src/core/git/ src/core/jobs/ src/main. src/confi
   src/areas/branches/ src/areas/storageMoves/ src/areas/projects/deletion.test.ts
   src/areas/projects/uploads.test.ts src/areas/projectHooks/delivery.test.ts
   src/areas/integrations/firing.test.ts src/areas/projectImportExport/archive.test.ts)
-conformance_runtime=(server cliServerConfig repositoryFiles branches gitbeaker package)
-conformance_runtime=("${conformance_runtime[@]/#/test/}")
-conformance_runtime=("${conformance_runtime[@]/%/.test.ts}")
+conformance_servers=(server cliServerConfig repositoryFiles branches gitbeaker)
+conformance_servers=("${conformance_servers[@]/#/test/}")
+conformance_servers=("${conformance_servers[@]/%/.test.ts}")
+conformance_packing=(test/package.test.ts)
+conformance_runtime=("${conformance_servers[@]}" "${conformance_packing[@]}")
 docs=(test/docs.browser.test.ts test/docs.samples.test.ts)
 
 # vitest's --exclude takes globs: a folder's files, a file, or the files whose names start so.
@@ -67,30 +71,34 @@ excludes() {
   done
 }
 
-run_runtime_client() {
-  pnpm --filter @collab/client test
+# Each function chains its commands with &&: `set -e` does not apply inside a function called as part of
+# `a && b`, as `all` calls them.
+run_runtime_packages() {
+  pnpm --filter @collab/client test &&
+    # It starts servers of its own: the `packing` project (packages/conformance/vitest.config.ts), no warm one.
+    pnpm --filter @collab/conformance exec vitest run --project packing "${conformance_packing[@]}"
 }
 
 run_runtime_servers() {
-  pnpm --filter @collab/server exec vitest run "${server_runtime[@]}"
-  pnpm --filter @collab/conformance exec vitest run "${conformance_runtime[@]}"
+  pnpm --filter @collab/server exec vitest run "${server_runtime[@]}" &&
+    pnpm --filter @collab/conformance exec vitest run "${conformance_servers[@]}"
 }
 
 run_rest() {
   # shellcheck disable=SC2046 # one argument per line of excludes
-  pnpm --filter @collab/server exec vitest run $(excludes "${server_runtime[@]}")
-  # shellcheck disable=SC2046
-  pnpm --filter @collab/conformance exec vitest run $(excludes "${conformance_runtime[@]}" "${docs[@]}")
+  pnpm --filter @collab/server exec vitest run $(excludes "${server_runtime[@]}") &&
+    # shellcheck disable=SC2046
+    pnpm --filter @collab/conformance exec vitest run $(excludes "${conformance_runtime[@]}" "${docs[@]}")
 }
 
 case "$scope" in
-  runtime) run_runtime_client && run_runtime_servers ;;
-  runtime-client) run_runtime_client ;;
+  runtime) run_runtime_packages && run_runtime_servers ;;
+  runtime-packages) run_runtime_packages ;;
   runtime-servers) run_runtime_servers ;;
   rest) run_rest ;;
-  all) run_runtime_client && run_runtime_servers && run_rest ;;
+  all) run_runtime_packages && run_runtime_servers && run_rest ;;
   *)
-    echo "unknown scope $scope (runtime, runtime-client, runtime-servers, rest or all)" >&2
+    echo "unknown scope $scope (runtime, runtime-packages, runtime-servers, rest or all)" >&2
     exit 2
     ;;
 esac

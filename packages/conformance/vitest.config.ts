@@ -13,6 +13,12 @@ const freshServers = process.env.COLLAB_CONFORMANCE_FRESH_SERVERS === '1';
  * fixtures of their own, an approval that makes the outsider a member for good) start one themselves.
  */
 const FRESH_SERVER_FILES = ['cliFuzz', 'groups', 'projects'].map((name) => `test/${name}.test.ts`);
+/**
+ * The files that pack, install and run a package (the tool, its dependencies) with servers of their own:
+ * mostly waiting on pnpm, npm and tsc, they need no warm server, and scripts/test.sh runs them beside the
+ * other tests (`--project packing`).
+ */
+const PACKING_FILES = ['package', 'toolOutside'].map((name) => `test/${name}.test.ts`);
 
 const ALL_FILES = ['test/**/*.test.ts'];
 const perProject = !sharedServer && !freshServers;
@@ -40,12 +46,13 @@ export default defineConfig({
             test: {
               name: 'warm',
               include: ALL_FILES,
-              exclude: FRESH_SERVER_FILES,
+              exclude: [...FRESH_SERVER_FILES, ...PACKING_FILES],
               globalSetup: ['scripts/warmServers.ts'],
               setupFiles: ['scripts/useWarmServer.ts'],
             },
           },
           { extends: true, test: { name: 'fresh', include: FRESH_SERVER_FILES } },
+          { extends: true, test: { name: 'packing', include: PACKING_FILES } },
         ],
   },
 });
