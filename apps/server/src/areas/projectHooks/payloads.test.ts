@@ -228,7 +228,7 @@ describe('pipeline payload', () => {
     expect(payload.object_kind).toBe('pipeline');
     expect(payload.object_attributes).toEqual({
       id: 31,
-      iid: 31,
+      iid: 3,
       name: null,
       ref: 'main',
       tag: false,
@@ -255,6 +255,25 @@ describe('pipeline payload', () => {
       [4, 'build', 'success', 10, null],
     ]);
     expect(payload.builds[1]).toMatchObject({ allow_failure: true, when: 'on_success', manual: false });
+  });
+
+  it("numbers the pipeline by its iid and counts its queue time as GitLab's Ci::Pipeline does", () => {
+    const attributesOf = (fields: Partial<HookPipeline>) =>
+      buildPipelinePayload({
+        baseUrl: 'http://x',
+        project,
+        user,
+        pipeline: { ...pipeline, ...fields },
+        jobs: [],
+        variables: [],
+        commit,
+        protectedRef: false,
+      }).object_attributes;
+    expect(attributesOf({ id: 900, iid: 12 })).toMatchObject({ id: 900, iid: 12 });
+    // Whole seconds; none before the start, and none when it started at once.
+    expect(attributesOf({ started_at: '2026-01-12T09:15:02.900Z' }).queued_duration).toBe(2);
+    expect(attributesOf({ started_at: null }).queued_duration).toBeNull();
+    expect(attributesOf({ started_at: '2026-01-12T09:15:00.400Z' }).queued_duration).toBeNull();
   });
 
   it('renders times as GitLab does and keeps unknown ones null', () => {

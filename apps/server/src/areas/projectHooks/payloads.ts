@@ -125,6 +125,13 @@ function secondsBetween(from: string | null, to: string | null): number | null {
   return Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
 }
 
+/** Ci::Pipeline#queued_duration: whole seconds from creation to start, null before the start or when zero. */
+function pipelineQueuedDuration(pipeline: HookPipeline): number | null {
+  const seconds = secondsBetween(pipeline.created_at, pipeline.started_at);
+  if (seconds === null || Number.isNaN(seconds)) return null;
+  return Math.trunc(seconds) || null;
+}
+
 export interface PipelineEvent {
   baseUrl: string;
   project: HookProject;
@@ -150,7 +157,7 @@ export function buildPipelinePayload(event: PipelineEvent) {
     object_kind: 'pipeline',
     object_attributes: {
       id: pipeline.id,
-      iid: pipeline.id,
+      iid: pipeline.iid,
       name: null,
       ref: pipeline.ref,
       tag: pipeline.tag === 1,
@@ -163,7 +170,7 @@ export function buildPipelinePayload(event: PipelineEvent) {
       created_at: hookTime(pipeline.created_at),
       finished_at: hookTime(pipeline.finished_at),
       duration: pipeline.duration,
-      queued_duration: secondsBetween(pipeline.created_at, pipeline.started_at),
+      queued_duration: pipelineQueuedDuration(pipeline),
       protected_ref: event.protectedRef,
       variables: event.variables.map(({ key, value }) => ({ key, value })),
       url: `${projectUrl(baseUrl, project)}/-/pipelines/${pipeline.id}`,
