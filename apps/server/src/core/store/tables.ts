@@ -134,6 +134,8 @@ export interface ProjectsTable {
   ci_config_path: Generated<string | null>;
   build_timeout: Generated<number>;
   ci_default_git_depth: Generated<number | null>;
+  /** The file name of the project's avatar (under `uploads/-/system/project/avatar/<id>/`), or null. */
+  avatar: Generated<string | null>;
 }
 
 export interface MembersTable {
