@@ -17,6 +17,8 @@ const project: HookProject = {
   namespace_full_path: 'acme',
   repository_storage: 'default',
   repository_generation: 0,
+  avatar: null,
+  ci_config_path: null,
 };
 const user = { id: 3, name: 'Mona Maintainer', username: 'maintainer', avatar_url: null };
 const commit: BranchCommitInfo = {
@@ -255,6 +257,23 @@ describe('pipeline payload', () => {
       [4, 'build', 'success', 10, null],
     ]);
     expect(payload.builds[1]).toMatchObject({ allow_failure: true, when: 'on_success', manual: false });
+  });
+
+  it("shows the project's avatar and CI configuration path as Project#hook_attrs does", () => {
+    const payload = buildPipelinePayload({
+      baseUrl: 'http://x',
+      project: { ...project, avatar: 'logo.png', ci_config_path: 'ci/pipeline.yml' },
+      user,
+      pipeline,
+      jobs: [],
+      variables: [],
+      commit,
+      protectedRef: false,
+    });
+    expect(payload.project).toMatchObject({
+      avatar_url: 'http://x/uploads/-/system/project/avatar/7/logo.png',
+      ci_config_path: 'ci/pipeline.yml',
+    });
   });
 
   it("numbers the pipeline by its iid and counts its queue time as GitLab's Ci::Pipeline does", () => {

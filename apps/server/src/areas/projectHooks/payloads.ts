@@ -2,6 +2,7 @@
 // leave payloads "not shown"). Pure functions of what the event gathered: no database and no git here.
 import type { BranchCommitInfo } from '../../core/git/repository.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
+import { avatarUrl } from '../avatars/index.js';
 import type { HookPipeline, HookPipelineJob, HookProject, HookUser } from './store.js';
 
 /** GitLab sends at most the 20 newest commits of a push (and their total count). */
@@ -38,14 +39,14 @@ export function projectHookAttrs(baseUrl: string, project: HookProject, backward
     name: project.name,
     description: project.description,
     web_url: webUrl,
-    avatar_url: null,
+    avatar_url: project.avatar ? `${baseUrl}${avatarUrl('project', project.id, project.avatar)}` : null,
     git_ssh_url: sshUrl,
     git_http_url: httpUrl,
     namespace: project.namespace_name,
     visibility_level: VISIBILITY_LEVELS[project.visibility] ?? 0,
     path_with_namespace: fullPath,
     default_branch: project.default_branch,
-    ci_config_path: null,
+    ci_config_path: project.ci_config_path,
     ...(backward ? { homepage: webUrl, url: sshUrl, ssh_url: sshUrl, http_url: httpUrl } : {}),
   };
 }
