@@ -178,7 +178,11 @@ function namespaceOf(chain: NamespaceChainRow[], origin: string): Schemas['Proje
     kind,
     full_path: namespace.full_path,
     parent_id: namespace.parent_id,
-    avatar_url: null,
+    // A group's avatar, as GitLab's NamespaceBasic shows it (personal namespaces have none here).
+    avatar_url:
+      kind === 'group' && namespace.avatar
+        ? `${origin}${avatarUrl('group', namespace.id, namespace.avatar)}`
+        : null,
     web_url: kind === 'user' ? `${origin}/${namespace.full_path}` : `${origin}/groups/${namespace.full_path}`,
   };
 }
