@@ -26,6 +26,18 @@ describe('idleGate', () => {
     await gate.whenIdle(200);
   });
 
+  it('lets the event loop turn before it resolves, even when idle', async () => {
+    let clock = 0;
+    const gate = idleGate(() => clock);
+    clock = 500;
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    await gate.whenIdle(200);
+    expect(turned).toBe(true);
+  });
+
   it('waits while a request is in flight and for the quiet time after it ended', async () => {
     let clock = 1_000;
     const gate = idleGate(() => clock);

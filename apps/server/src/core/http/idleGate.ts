@@ -6,7 +6,10 @@ import type { RequestHandler } from 'express';
 export interface IdleGate {
   /** Counts the requests in flight; put it first, so that it sees every request. */
   middleware: RequestHandler;
-  /** Resolves once no request is in flight and none has begun or ended for `quietMilliseconds`. */
+  /**
+   * Resolves once no request is in flight and none has begun or ended for `quietMilliseconds`; always after
+   * a turn of the event loop at least, so that a caller awaiting it in a loop lets requests in.
+   */
   whenIdle(quietMilliseconds: number): Promise<void>;
 }
 
@@ -25,6 +28,10 @@ export function idleGate(now: () => number = () => performance.now()): IdleGate 
   };
   const whenIdle = async (quietMilliseconds: number): Promise<void> => {
     for (;;) {
+      // The sockets are read in the loop's poll phase, before setImmediate's: a request that came meanwhile
+      // has passed the middleware by then. Without this turn, work made of promises alone (a validator's
+      // warm-up) would keep every request waiting until it ended.
+      await new Promise((resolve) => setImmediate(resolve));
       const quietFor = now() - lastActivity;
       if (inFlight === 0 && quietFor >= quietMilliseconds) return;
       await new Promise((resolve) => setTimeout(resolve, Math.max(quietMilliseconds - quietFor, 10)));
