@@ -3,7 +3,7 @@
 import type { Expression, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { MergeRequestsTable, UsersTable } from '../../core/store/tables.js';
+import type { MergeRequestsTable } from '../../core/store/tables.js';
 import { type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
@@ -201,18 +201,6 @@ export async function unlockAfterFailedMerge(db: Db, id: number): Promise<void> 
     .where('id', '=', id)
     .where('state', '=', 'locked')
     .execute();
-}
-
-/** The active users among these IDs, in the order given (those who may be assigned). */
-export async function activeUsers(db: Db, userIds: readonly number[]): Promise<Selectable<UsersTable>[]> {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', 'in', [...userIds])
-    .where('state', '=', 'active')
-    .execute();
-  return userIds.flatMap((id) => rows.filter((row) => row.id === id));
 }
 
 /* Fixtures ---------------------------------------------------------------------------------------- */
