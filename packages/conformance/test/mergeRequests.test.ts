@@ -684,3 +684,88 @@ describe('merge methods', () => {
     await send('developer', 'PUT', `${oneOf(project, late.iid)}/merge`, 406);
   }, 60_000);
 });
+
+describe('refreshed when its branches move (GitLab RefreshService)', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await newProject();
+  }, 60_000);
+  const mergePath = (iid: number) => `${oneOf(project, iid)}/merge`;
+  const read = (iid: number) => send<MergeRequest>('developer', 'GET', oneOf(project, iid), 200);
+
+  it('takes a commit on the source branch: new sha, diff_refs and changes_count; the old sha is stale (409)', async () => {
+    const source = await branchWith(project, 'r1.txt', 'one\n');
+    const first = (await branch(project, source)).commit.id;
+    const main = (await branch(project, 'main')).commit.id;
+    const mr = await createMr(project, { source_branch: source });
+    const made = await read(mr.iid);
+    expect(made).toMatchObject({
+      sha: first,
+      changes_count: '1',
+      diff_refs: { base_sha: main, head_sha: first, start_sha: main },
+    });
+
+    await commitFile(project, source, 'r2.txt', 'two\n');
+    const second = (await branch(project, source)).commit.id;
+    const pushed = await read(mr.iid);
+    expect(pushed).toMatchObject({
+      state: 'opened',
+      sha: second,
+      changes_count: '2',
+      merge_status: 'can_be_merged',
+      diff_refs: { base_sha: main, head_sha: second, start_sha: main },
+    });
+    const listed = await send<MergeRequest[]>('guest', 'GET', listOf(project), 200, {
+      query: { source_branch: source },
+    });
+    expect(listed.map((one) => one.sha)).toEqual([second]);
+
+    const stale = await send<ErrorBody>('developer', 'PUT', mergePath(mr.iid), 409, { json: { sha: first } });
+    expect(stale.message).toBe(`SHA does not match HEAD of source branch: ${second}`);
+    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
+      json: { sha: pushed.sha },
+    });
+    expect(merged).toMatchObject({ state: 'merged', sha: second });
+  });
+
+  it('checks the mergeability again after a commit on the target branch', async () => {
+    const file = `target-${run}.txt`;
+    const source = await branchWith(project, file, 'theirs\n');
+    const mr = await createMr(project, { source_branch: source });
+    expect(mr).toMatchObject({ merge_status: 'can_be_merged', has_conflicts: false });
+    await commitFile(project, 'main', file, 'ours\n');
+    expect(await read(mr.iid)).toMatchObject({
+      merge_status: 'cannot_be_merged',
+      has_conflicts: true,
+      detailed_merge_status: 'broken_status',
+    });
+    await send('developer', 'PUT', mergePath(mr.iid), 406);
+  });
+
+  it('is merged when its head commit reaches the target branch another way, with that merge commit', async () => {
+    const source = await branchWith(project, 'outside.txt', 'outside\n');
+    const mr = await createMr(project, { source_branch: source });
+    // A second branch on top of the first, merged through its own merge request, brings the first's head.
+    const wider = unique('wider');
+    await send('developer', 'POST', `/projects/${project}/repository/branches`, 201, {
+      json: { branch: wider, ref: source },
+    });
+    await commitFile(project, wider, 'wider.txt', 'wider\n');
+    const carrier = await createMr(project, { source_branch: wider });
+    const carried = await send<MergeRequest>('developer', 'PUT', mergePath(carrier.iid), 200);
+    const refreshed = await read(mr.iid);
+    expect(refreshed).toMatchObject({ state: 'merged', merge_commit_sha: carried.merge_commit_sha });
+    expect(refreshed.merged_by?.id).toBe(users.developer.id);
+    expect(await systemNotes(project, mr.iid)).toEqual(['merged']);
+  });
+
+  it('is closed when its source branch is deleted', async () => {
+    const source = await branchWith(project, 'gone.txt', 'gone\n');
+    const mr = await createMr(project, { source_branch: source });
+    await send('developer', 'DELETE', `/projects/${project}/repository/branches/${enc(source)}`, 204);
+    const closed = await read(mr.iid);
+    expect(closed).toMatchObject({ state: 'closed' });
+    expect(closed.closed_by?.id).toBe(users.developer.id);
+    expect(await systemNotes(project, mr.iid)).toEqual(['closed']);
+  });
+});

@@ -1,6 +1,7 @@
 // Project merge requests (GitLab v4): list, read, create, update and merge them.
 import type { Area } from '../../core/area.js';
 import { mergeRequestsFixtures } from './fixtures.js';
+import { registerMergeRequestRefresh } from './refresh.js';
 import { mergeRequestsHandlers } from './routes.js';
 // Registers merge requests as to-do targets (the to-do list presents them); writes make their to-dos there.
 import './todo.js';
@@ -8,6 +9,8 @@ import './todo.js';
 export const mergeRequestsArea: Area = {
   name: 'mergeRequests',
   handlers: mergeRequestsHandlers,
+  // Not background work: the refresh runs in the request that moved a branch; this is the per-server hook.
+  registerJobs: (context) => registerMergeRequestRefresh(context),
   fixtures: mergeRequestsFixtures,
 };
 export {

@@ -26,11 +26,12 @@ import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { mergeMethodOf } from './mergeability.js';
 import { isDraftTitle, type MergeRequest } from './present.js';
 import { mayMergeInto, presentFullMergeRequest } from './service.js';
 import { lockForMerge, type MergeRequestRow, unlockAfterFailedMerge, updateMergeRequest } from './store.js';
 import { makeMergeRequestTodos } from './todo.js';
-import { mergeMethodOf, mergeRequestForWrite } from './writes.js';
+import { mergeRequestForWrite } from './writes.js';
 
 type MergeRequestBody = RequestBody<'mergeProjectMergeRequest'>;
 

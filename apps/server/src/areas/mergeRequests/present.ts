@@ -141,18 +141,29 @@ export interface MergeRequestDetails {
   firstContribution: boolean;
 }
 
-export function withDetails(basic: MergeRequest, details: MergeRequestDetails): MergeRequest {
+/** GitLab's diff_refs: the diff's base, head and start SHAs, null before its diff is made. */
+function diffRefs(row: MergeRequestRow): MergeRequest['diff_refs'] {
+  if (row.diff_start_sha === null) return null;
+  return { base_sha: row.diff_base_sha, head_sha: row.sha, start_sha: row.diff_start_sha };
+}
+
+export function withDetails(
+  basic: MergeRequest,
+  row: MergeRequestRow,
+  details: MergeRequestDetails,
+): MergeRequest {
   return {
     ...basic,
     subscribed: details.subscribed,
-    changes_count: null,
+    // A string, as GitLab's entity gives it (it may say "1000+").
+    changes_count: row.changes_count === null ? null : String(row.changes_count),
     latest_build_started_at: null,
     latest_build_finished_at: null,
     first_deployed_to_production_at: null,
     pipeline: null,
     head_pipeline: null,
-    diff_refs: null,
-    merge_error: null,
+    diff_refs: diffRefs(row),
+    merge_error: row.merge_error,
     first_contribution: details.firstContribution,
     user: { can_merge: details.canMerge },
   };

@@ -127,6 +127,8 @@ export interface NewMergeRequest {
   targetBranch: string;
   sha: string;
   mergeStatus: 'can_be_merged' | 'cannot_be_merged';
+  /** The diff against the target as it was made. */
+  diff: Pick<MergeRequestChanges, 'diff_base_sha' | 'diff_start_sha' | 'changes_count'>;
   squash: boolean;
   forceRemoveSourceBranch: boolean;
 }
@@ -148,6 +150,7 @@ export function insertMergeRequest(db: Db, mergeRequest: NewMergeRequest): Promi
       sha: mergeRequest.sha,
       merge_commit_sha: null,
       merge_status: mergeRequest.mergeStatus,
+      ...mergeRequest.diff,
       merged_by_id: null,
       merged_at: null,
       closed_by_id: null,
@@ -201,6 +204,39 @@ export async function unlockAfterFailedMerge(db: Db, id: number): Promise<void> 
     .where('id', '=', id)
     .where('state', '=', 'locked')
     .execute();
+}
+
+/** The open merge requests of the project from (`source`) or into (`target`) the branch. */
+export function openMergeRequestsOfBranch(
+  db: Db,
+  projectId: number,
+  branch: string,
+  side: 'source' | 'target',
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where(side === 'source' ? 'source_branch' : 'target_branch', '=', branch)
+    .where('state', '=', 'opened')
+    .orderBy('id')
+    .execute();
+}
+
+/** Writes the changes only if the merge request is still in `state` (a refresh racing a merge or a close). */
+export function updateMergeRequestIn(
+  db: Db,
+  id: number,
+  state: string,
+  changes: MergeRequestChanges,
+): Promise<MergeRequestRow | undefined> {
+  return db
+    .updateTable('merge_requests')
+    .set({ updated_at: nowIso(), ...changes })
+    .where('id', '=', id)
+    .where('state', '=', state)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /* Fixtures ---------------------------------------------------------------------------------------- */

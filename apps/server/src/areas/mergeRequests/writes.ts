@@ -13,7 +13,6 @@ import {
 } from '../../core/access/access.js';
 import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
-import { checkMerge, type MergeMethod } from '../../core/git/merges.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
@@ -30,6 +29,7 @@ import {
 } from '../issuables/index.js';
 import { nextInternalId } from '../issues/index.js';
 import { type MergeRequestAction, mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { diffColumns, mergeStatusOf } from './mergeability.js';
 import type { MergeRequest } from './present.js';
 import { presentFullMergeRequest } from './service.js';
 import {
@@ -76,12 +76,6 @@ function checkTitle(title: string): string {
   return title;
 }
 
-/** The project's merge method as stored (`merge` for anything unknown). */
-export function mergeMethodOf(project: ProjectRow): MergeMethod {
-  const method = project.merge_method;
-  return method === 'ff' || method === 'rebase_merge' ? method : 'merge';
-}
-
 /** Whether the caller may read the project's merge requests (else 404 for a write, as GitLab finds them). */
 function readsMergeRequests(access: ProjectAccess): boolean {
   return (
@@ -111,22 +105,6 @@ async function branchHead(context: ServerContext, project: ProjectRow, kind: str
   const branch = await repositoryOf(context, project).getBranch(name);
   if (!branch) throw new ApiError(400, { message: [`${kind} branch "${name}" does not exist`] });
   return branch.commit.id;
-}
-
-/** `can_be_merged` or `cannot_be_merged` (conflicts, or no fast-forward where the method needs one). */
-async function mergeStatusOf(
-  context: ServerContext,
-  project: ProjectRow,
-  targetBranch: string,
-  sourceCommit: string,
-): Promise<'can_be_merged' | 'cannot_be_merged'> {
-  const check = await checkMerge(
-    repositoryOf(context, project),
-    targetBranch,
-    sourceCommit,
-    mergeMethodOf(project),
-  );
-  return check.ok || check.reason === 'nothing_to_merge' ? 'can_be_merged' : 'cannot_be_merged';
 }
 
 async function assigneeIdsOf(db: Db, row: MergeRequestRow): Promise<number[]> {
@@ -170,6 +148,7 @@ export async function createProjectMergeRequest(
   const sha = await branchHead(context, project, 'Source', body.source_branch);
   await branchHead(context, project, 'Target', body.target_branch);
   const mergeStatus = await mergeStatusOf(context, project, body.target_branch, sha);
+  const diff = await diffColumns(context, project, body.target_branch, sha);
 
   const row = await context.db.transaction().execute(async (trx) => {
     const duplicate = await findOpenDuplicate(trx, project.id, body.source_branch, body.target_branch, null);
@@ -184,6 +163,7 @@ export async function createProjectMergeRequest(
       targetBranch: body.target_branch,
       sha,
       mergeStatus,
+      diff,
       squash: body.squash === true,
       forceRemoveSourceBranch: body.remove_source_branch === true,
     });
@@ -288,7 +268,10 @@ export async function updateProjectMergeRequest(
   const targetBranch = changes.target_branch ?? row.target_branch;
   if (stillOpen && (changes.target_branch !== undefined || action === 'reopen')) {
     const sha = changes.sha ?? row.sha;
-    if (sha) changes.merge_status = await mergeStatusOf(context, project, targetBranch, sha);
+    if (sha) {
+      changes.merge_status = await mergeStatusOf(context, project, targetBranch, sha);
+      Object.assign(changes, await diffColumns(context, project, targetBranch, sha));
+    }
   }
   const labels = setsMetadata ? await updatedLabels(context.db, 'MergeRequest', row.id, given) : undefined;
   const wantedAssignees = setsMetadata ? requestedAssignees(given) : undefined;
