@@ -1,5 +1,6 @@
 // Project merge requests (GitLab v4): list, read, create, update and merge them.
 import type { Area } from '../../core/area.js';
+import { registerAutoMerge } from './autoMerge.js';
 import { mergeRequestsFixtures } from './fixtures.js';
 import { registerMergeRequestRefresh } from './refresh.js';
 import { mergeRequestsHandlers } from './routes.js';
@@ -9,8 +10,11 @@ import './todo.js';
 export const mergeRequestsArea: Area = {
   name: 'mergeRequests',
   handlers: mergeRequestsHandlers,
-  // Not background work: the refresh runs in the request that moved a branch; this is the per-server hook.
-  registerJobs: (context) => registerMergeRequestRefresh(context),
+  // The refresh runs in the request that moved a branch; automatic merges run as jobs.
+  registerJobs: (context) => {
+    registerMergeRequestRefresh(context);
+    registerAutoMerge(context);
+  },
   fixtures: mergeRequestsFixtures,
 };
 export {

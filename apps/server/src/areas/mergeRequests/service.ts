@@ -20,6 +20,7 @@ import { type MergeRequest, presentMergeRequests, withDetails } from './present.
 import {
   findMergeRequest,
   hasEarlierMergeRequest,
+  headPipelineOf,
   listMergeRequests,
   type MergeRequestFilters,
   type MergeRequestOrder,
@@ -121,6 +122,11 @@ export async function presentFullMergeRequest(
     subscribed,
     canMerge: await canMerge(context, caller, access, row),
     firstContribution: !(await hasEarlierMergeRequest(context.db, row)),
+    headPipeline:
+      row.sha === null
+        ? undefined
+        : await headPipelineOf(context.db, access.project.id, row.source_branch, row.sha),
+    projectUrl: `${origin}/${projectFullPath(access)}`,
   });
 }
 

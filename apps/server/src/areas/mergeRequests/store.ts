@@ -183,26 +183,92 @@ export function updateMergeRequest(
 }
 
 /**
- * Moves an open merge request to `locked` (GitLab's state while it merges) if it is still open: the
- * compare-and-swap that lets exactly one of several merges of it go on. Undefined when it was not open.
+ * Moves an open merge request to `locked` (GitLab's state while it merges) if it is still open, noting when
+ * and by whom: the compare-and-swap that lets exactly one of several merges of it go on. Undefined when it
+ * was not open.
  */
-export function lockForMerge(db: Db, id: number): Promise<MergeRequestRow | undefined> {
+export function lockForMerge(db: Db, id: number, userId: number): Promise<MergeRequestRow | undefined> {
   return db
     .updateTable('merge_requests')
-    .set({ state: 'locked' })
+    .set({ state: 'locked', merge_locked_at: nowIso(), merge_user_id: userId })
     .where('id', '=', id)
     .where('state', '=', 'opened')
     .returningAll()
     .executeTakeFirst();
 }
 
-/** Back to `opened` after a merge that did not happen. */
-export async function unlockAfterFailedMerge(db: Db, id: number): Promise<void> {
+/** Back to `opened` after a merge that did not happen, with the merge user it had before the lock. */
+export async function unlockAfterFailedMerge(
+  db: Db,
+  id: number,
+  changes: Pick<MergeRequestChanges, 'merge_user_id' | 'merge_error'>,
+): Promise<void> {
   await db
     .updateTable('merge_requests')
-    .set({ state: 'opened' })
+    .set({ state: 'opened', merge_locked_at: null, ...changes })
     .where('id', '=', id)
     .where('state', '=', 'locked')
+    .execute();
+}
+
+/** A pipeline as a merge request shows it (GitLab's PipelineBasic). */
+export interface MergeRequestPipelineRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  source: string;
+  status: string;
+  ref: string;
+  sha: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The newest pipeline of the branch for this commit (GitLab's head pipeline), if any. */
+export function headPipelineOf(
+  db: Db,
+  projectId: number,
+  branch: string,
+  sha: string,
+): Promise<MergeRequestPipelineRow | undefined> {
+  return db
+    .selectFrom('pipelines')
+    .select(['id', 'iid', 'project_id', 'source', 'status', 'ref', 'sha', 'created_at', 'updated_at'])
+    .where('project_id', '=', projectId)
+    .where('ref', '=', branch)
+    .where('sha', '=', sha)
+    .where('tag', '=', 0)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The pipeline with this ID, if any. */
+export function pipelineById(db: Db, id: number): Promise<MergeRequestPipelineRow | undefined> {
+  return db
+    .selectFrom('pipelines')
+    .select(['id', 'iid', 'project_id', 'source', 'status', 'ref', 'sha', 'created_at', 'updated_at'])
+    .where('id', '=', id)
+    .where('tag', '=', 0)
+    .executeTakeFirst();
+}
+
+/** The open merge requests set to merge when the pipeline of `sha` on their source branch succeeds. */
+export function autoMergeCandidates(
+  db: Db,
+  projectId: number,
+  sourceBranch: string,
+  sha: string,
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('merge_when_pipeline_succeeds', '=', 1)
+    .where('state', '=', 'opened')
+    .where('source_branch', '=', sourceBranch)
+    .where('sha', '=', sha)
+    .orderBy('id')
     .execute();
 }
 
