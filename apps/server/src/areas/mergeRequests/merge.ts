@@ -7,8 +7,8 @@
 // 405 (not mergeable in its state), 406 (conflicts, or no fast-forward where the method needs one), 409
 // (`sha` is not the source's head). Two merges of one merge request at once: the state moves from `opened`
 // to `locked` by compare-and-swap in the database, so one merges and the other finds it locked (405), as
-// GitLab's merge lock answers. A lock older than MERGE_LOCK_TIMEOUT_MS was left by a merge that died; the
-// next attempt releases it (releaseStaleLock). The pipeline rules decide between merging now, setting the
+// GitLab's merge lock answers. A lock left by a merge that died is released by the next attempt and at
+// start (locks.ts). The pipeline rules decide between merging now, setting the
 // merge for when the head pipeline succeeds (autoMerge.ts merges it then) and 405.
 
 import type { ProjectAccess } from '../../core/access/access.js';
@@ -17,7 +17,6 @@ import { type Caller, type CallerUser, requireScope, requireUser } from '../../c
 import type { ServerContext } from '../../core/context.js';
 import {
   checkMerge,
-  commitThatMerged,
   type MergeFailureReason,
   type MergeResult,
   mergeIntoBranch,
@@ -29,6 +28,7 @@ import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { releaseStaleLock } from './locks.js';
 import { diffColumns, mergeMethodOf } from './mergeability.js';
 import { isDraftTitle, type MergeRequest } from './present.js';
 import { mayMergeInto, presentFullMergeRequest } from './service.js';
@@ -73,18 +73,6 @@ export interface MergeParams {
   squash_commit_message?: string | null;
 }
 
-/**
- * How long a merge may hold its merge request `locked`. A lock older than this was left by a merge that
- * crashed (the process died between locking and recording the outcome): the next merge attempt releases it.
- */
-export const MERGE_LOCK_TIMEOUT_MS = 10 * 60_000;
-
-/** A lock left behind: older than the timeout, or without a time (taken before locks had one). */
-export function lockIsStale(row: MergeRequestRow, now = Date.now()): boolean {
-  if (row.state !== 'locked') return false;
-  return row.merge_locked_at === null || now - Date.parse(row.merge_locked_at) > MERGE_LOCK_TIMEOUT_MS;
-}
-
 /** The statuses of a pipeline still going (GitLab's Ci::Pipeline#active?). */
 const ACTIVE_PIPELINE = ['created', 'pending', 'running'];
 
@@ -102,7 +90,7 @@ export async function mergeProjectMergeRequest(
   const found = await mergeRequestForWrite(context, caller, idOrPath, iid);
   const { access } = found;
   if (!(await mayMergeInto(context, caller, access, found.row.target_branch))) throw unauthorized();
-  const row = await releaseStaleLock(context, access, found.row);
+  const row = await releaseStaleLock(context, access.project, found.row);
   const repo = repositoryOf(context, access.project);
   const source = row.state === 'opened' ? await repo.getBranch(row.source_branch) : null;
   if (row.state !== 'opened' || isDraftTitle(row.title) || !source) throw notAllowed();
@@ -285,60 +273,6 @@ export async function mergeNow(
     at,
   });
   return mergedRow;
-}
-
-/**
- * A lock a crashed merge left behind, released (GitLab's StuckMergeJobsWorker): merged when the commit it was
- * merging is in the target branch (the merge got as far as git), with the commit that brought it; back to
- * `opened` otherwise, its mergeability to be checked again. Any other merge request as it is.
- */
-async function releaseStaleLock(
-  context: ServerContext,
-  access: ProjectAccess,
-  row: MergeRequestRow,
-): Promise<MergeRequestRow> {
-  if (!lockIsStale(row)) return row;
-  const repo = repositoryOf(context, access.project);
-  const mergedBy = row.sha === null ? null : await commitThatMerged(repo, row.target_branch, row.sha);
-  if (mergedBy === null) {
-    const reopened = await updateMergeRequestIn(context.db, row.id, 'locked', {
-      state: 'opened',
-      merge_locked_at: null,
-      merge_status: 'unchecked',
-      updated_at: row.updated_at,
-    });
-    return reopened ?? row;
-  }
-  const userId = row.merge_user_id ?? row.author_id;
-  const at = nowIso();
-  const written = await context.db.transaction().execute(async (trx) => {
-    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'locked', {
-      state: 'merged',
-      merged_by_id: row.merge_user_id,
-      merged_at: at,
-      merge_commit_sha: mergedBy,
-      merge_status: 'can_be_merged',
-      merge_locked_at: null,
-      merge_when_pipeline_succeeds: 0,
-      merge_params: null,
-      updated_at: at,
-    });
-    if (!mergeRequest) return undefined;
-    await makeMergeRequestTodos(trx, {
-      project: access.project,
-      mergeRequest,
-      authorId: userId,
-      assigneesBefore: [],
-      assigneesAfter: [],
-      descriptionBefore: mergeRequest.description,
-      resolved: true,
-    });
-    await mergeRequestWritten(context, trx, { action: 'merge', mergeRequest, before: row, userId, at });
-    return mergeRequest;
-  });
-  if (!written) return row;
-  await mergeRequestEvent(context, { action: 'merge', mergeRequest: written, before: row, userId, at });
-  return written;
 }
 
 /**

@@ -4,12 +4,13 @@
 // - moved, as a target: the open merge requests into it whose head commit the change brought are merged
 //   (post_merge_manually_merged, the merge commit found on the branch), the others need their mergeability
 //   checked again (`unchecked`);
-// - moved, as a source: the open merge requests from it take the new head as `sha`, their diff is made again
-//   (diff_refs, changes_count), their mergeability is `unchecked`, and an automatic merge set for an older
+// - moved, as a source: the open merge requests from it take the new head as `sha`, their diff (diff_refs,
+//   changes_count) and mergeability are to be worked out again, and an automatic merge set for an older
 //   head is cancelled (abort_auto_merges).
-// Runs in the request that moved the branch, after the repository changed, so that the next read sees it.
-// The mergeability itself is checked when a merge request is next read alone (mergeability.ts), as GitLab
-// checks it on read, not on push.
+// Runs in the request that moved the branch, after the repository changed, so that the next read sees it; a
+// commit through the API spawns no git process here (its commits come with it).
+// The diff and mergeability are worked out when a merge request is next read alone (mergeability.ts), as
+// GitLab checks mergeability on read, not on push.
 import { findProject, type ProjectRow } from '../../core/access/access.js';
 import type { ServerContext } from '../../core/context.js';
 import { commitThatMerged } from '../../core/git/merges.js';
@@ -17,7 +18,6 @@ import { repositoryOf } from '../../core/git/repositories.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { nowIso } from '../../core/store/database.js';
 import { type MergeRequestAction, mergeRequestEvent, mergeRequestWritten } from './events.js';
-import { diffColumns } from './mergeability.js';
 import {
   type MergeRequestChanges,
   type MergeRequestRow,
@@ -109,12 +109,22 @@ async function closeFromDeletedBranch(
     );
 }
 
-/** Whether the change brought `commit` to the branch (it is in `after` and was not in `before`). */
-async function brought(context: ServerContext, project: ProjectRow, change: RefChange, commit: string) {
-  const repo = repositoryOf(context, project);
-  const contains = async (tip: string) =>
-    (await repo.git(['merge-base', '--is-ancestor', commit, tip])).code === 0;
-  return (await contains(change.after)) && (change.before === ZERO_SHA || !(await contains(change.before)));
+/**
+ * The commits the change brought to the branch: those it carries (a commit through the API), else git's
+ * `before..after`; none for a new branch (GitLab's find_new_commits). Read once per change, and only when
+ * merge requests target the branch, so that a commit spawns no git process here.
+ */
+async function broughtCommits(context: ServerContext, project: ProjectRow, change: RefChange) {
+  if (change.commits) return new Set(change.commits.map((commit) => commit.id));
+  if (change.before === ZERO_SHA) return new Set<string>();
+  const listed = await repositoryOf(context, project).git(['rev-list', `${change.before}..${change.after}`]);
+  if (listed.code !== 0) return new Set<string>();
+  return new Set(
+    listed.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  );
 }
 
 async function refreshTargets(
@@ -123,9 +133,12 @@ async function refreshTargets(
   branch: string,
   change: RefChange,
 ): Promise<void> {
-  for (const row of await openMergeRequestsOfBranch(context.db, project.id, branch, 'target')) {
+  const targeting = await openMergeRequestsOfBranch(context.db, project.id, branch, 'target');
+  if (targeting.length === 0) return;
+  const brought = await broughtCommits(context, project, change);
+  for (const row of targeting) {
     const mergedBy =
-      row.sha !== null && (await brought(context, project, change, row.sha))
+      row.sha !== null && brought.has(row.sha)
         ? await commitThatMerged(repositoryOf(context, project), branch, row.sha)
         : null;
     if (mergedBy === null) {
@@ -173,11 +186,14 @@ async function refreshSources(
 ): Promise<void> {
   for (const row of await openMergeRequestsOfBranch(context.db, project.id, branch, 'source')) {
     if (row.sha === change.after) continue;
+    // The diff is made again, like the mergeability, when the merge request is next read alone.
     const changes: MergeRequestChanges = {
       sha: change.after,
       merge_status: 'unchecked',
       merge_error: null,
-      ...(await diffColumns(context, project, row.target_branch, change.after)),
+      diff_base_sha: null,
+      diff_start_sha: null,
+      changes_count: null,
     };
     if (row.merge_when_pipeline_succeeds === 1 && autoMergeSha(row) !== change.after)
       Object.assign(changes, NO_AUTO_MERGE, {

@@ -15,6 +15,7 @@ import type { ServerContext } from '../../core/context.js';
 import { forbidden, notFound } from '../../core/http/errors.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
+import { releaseStaleLock } from './locks.js';
 import { recheckMergeRequest } from './mergeability.js';
 import { type MergeRequest, presentMergeRequests, withDetails } from './present.js';
 import {
@@ -97,7 +98,8 @@ export async function getProjectMergeRequest(
     ? await findMergeRequest(context.db, access.project.id, iid)
     : undefined;
   if (!row) throw notFound('Merge Request');
-  const checked = await recheckMergeRequest(context, access.project, row);
+  const released = await releaseStaleLock(context, access.project, row);
+  const checked = await recheckMergeRequest(context, access.project, released);
   return presentFullMergeRequest(context, caller, access, checked, origin);
 }
 
