@@ -3,13 +3,14 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { appearanceArea, appearanceImagesRouter } from './areas/appearance/index.js';
+import { avatarsRouter } from './areas/avatars/index.js';
 import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupLabelsArea } from './areas/groupLabels/index.js';
-import { groupAvatarsRouter, groupsArea } from './areas/groups/index.js';
+import { groupsArea } from './areas/groups/index.js';
 import { integrationsArea } from './areas/integrations/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
@@ -37,6 +38,7 @@ import { accessLog } from './core/http/accessLog.js';
 import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
+import { idleGate } from './core/http/idleGate.js';
 import { jsonBody } from './core/http/jsonBody.js';
 import { jsonWithoutCharset } from './core/http/jsonContentType.js';
 import {
@@ -105,13 +107,16 @@ export interface AppOptions extends DataDirectoryOptions {
   accessLog?: (line: string) => void;
 }
 
+/** How long the server must have had no request before the warm-up compiles the next operation's validation. */
+const WARM_UP_AFTER_QUIET_MILLISECONDS = 200;
+
 export interface CollabApp {
   app: Express;
   context: ServerContext;
   /**
-   * Compiles the request validation of every operation, one at a time, yielding to requests between them
-   * (the validator compiles an operation's schemas on its first request otherwise). For a server that has
-   * started listening; tests leave it out (their servers see a few operations each).
+   * Compiles the request validation of every operation, one at a time, each once the server has been idle
+   * for a moment (the validator compiles an operation's schemas on its first request otherwise). For a server
+   * that has started listening; tests leave it out (their servers see a few operations each).
    */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -129,6 +134,8 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
 
   const app = express();
   app.disable('x-powered-by');
+  const requestsInFlight = idleGate();
+  app.use(requestsInFlight.middleware);
   if (options.accessLog) app.use(accessLog(options.accessLog));
   app.use(jsonWithoutCharset);
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
@@ -176,8 +183,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(projectUploadsRouter(context));
   // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
   app.use(appearanceImagesRouter(context));
-  // The groups' avatars, at GitLab's /uploads/-/system/group/avatar/... (to whoever may see the group).
-  app.use(groupAvatarsRouter(context));
+  // The avatars of groups and projects, at GitLab's /uploads/-/system/<group|project>/avatar/... (to
+  // whoever may see the group or project).
+  app.use(avatarsRouter(context));
 
   // The catch-all of a path nothing routes (an API path no operation has is the API's own 404).
   app.use((_req, res) => {
@@ -194,8 +202,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     app,
     context,
     warmUp: async () => {
-      await v4Api.warmUp(app);
-      await scimApi.warmUp(app);
+      const whenIdle = () => requestsInFlight.whenIdle(WARM_UP_AFTER_QUIET_MILLISECONDS);
+      await v4Api.warmUp(app, whenIdle);
+      await scimApi.warmUp(app, whenIdle);
     },
     close: async () => {
       await jobs.stop();
