@@ -39,6 +39,8 @@ export default defineConfig({
   test: {
     // Given per project when there are projects: a project's own list would be added to this one.
     include: perProject ? [] : ALL_FILES,
+    // Per project when there are projects (below); a run on PostgreSQL starts it here otherwise.
+    globalSetup: perProject ? undefined : ['scripts/postgres.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores run two files at a time comfortably. On a configured shared server the files run one after
@@ -57,11 +59,14 @@ export default defineConfig({
               name: 'warm',
               include: ALL_FILES,
               exclude: FRESH_SERVER_FILES,
-              globalSetup: ['scripts/warmServers.ts'],
+              globalSetup: ['scripts/postgres.ts', 'scripts/warmServers.ts'],
               setupFiles: ['scripts/useWarmServer.ts'],
             },
           },
-          { extends: true, test: { name: 'fresh', include: FRESH_SERVER_FILES } },
+          {
+            extends: true,
+            test: { name: 'fresh', include: FRESH_SERVER_FILES, globalSetup: ['scripts/postgres.ts'] },
+          },
         ],
   },
 });

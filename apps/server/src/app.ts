@@ -32,6 +32,7 @@ import type { Area } from './core/area.js';
 import type { ServerContext } from './core/context.js';
 import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
 import { authenticate } from './core/http/auth.js';
+import { databaseVersionRefresh } from './core/http/databaseVersionRefresh.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
 import {
@@ -145,6 +146,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       inSeries([
         mergeDoubledSlashes,
         onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+        databaseVersionRefresh(db),
         scimApi.middleware,
         scimNotFoundHandler,
       ]),
@@ -156,6 +158,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       mergeDoubledSlashes,
       onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
+      underPath('/api/v4', databaseVersionRefresh(db)),
       underPath('/api/v4', authenticate(db)),
       v4Api.middleware,
     ]),

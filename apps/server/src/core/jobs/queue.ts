@@ -5,6 +5,7 @@
 // statements that wait for the write lock like every other (core/store/writeLocking.ts): a busy database
 // never fails a job.
 import type { Db } from '../store/database.js';
+import { refreshDatabaseVersion } from '../store/databaseVersion.js';
 import type { JobsTable } from '../store/tables.js';
 
 export type JobRow = Omit<JobsTable, 'id'> & { id: number };
@@ -150,6 +151,8 @@ export class JobQueue {
       const handler = this.handlers.get(job.kind);
       try {
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+        // A job, like a request, sees what other instances changed before it started.
+        await refreshDatabaseVersion(this.db);
         await handler(JSON.parse(job.payload), job);
         await this.db
           .updateTable('jobs')
