@@ -65,15 +65,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 }
 
 /**
- * With COLLAB_TEST_DATABASE=postgres (the test run started a PostgreSQL: scripts/postgres.ts), the server's
+ * With COLLAB_TEST_DATABASE=postgres (the run started a PostgreSQL: scripts/postgres.ts), the server's
  * database in it, one per data directory; otherwise none, and the server uses the SQLite file.
  */
 async function testDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const { TEST_POSTGRES_URL_VARIABLE, testDatabaseFor, testsWantPostgres } = await import(
-    '@collab/server/testPostgres'
-  );
-  if (!testsWantPostgres()) return undefined;
-  const adminUrl = process.env[TEST_POSTGRES_URL_VARIABLE];
-  if (!adminUrl) throw new Error(`COLLAB_TEST_DATABASE=postgres without ${TEST_POSTGRES_URL_VARIABLE}`);
-  return testDatabaseFor(adminUrl, dataDir);
+  const { testDatabaseOf } = await import('@collab/server/testPostgres');
+  return testDatabaseOf(dataDir);
 }

