@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestDatabase, testDatabaseOf, testsWantPostgres } from './core/store/testPostgres.js';
 import { type Answer, callOnNewConnection, startWorkerServer } from './workerServer.testSupport.js';
 
@@ -87,7 +87,7 @@ describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database'
     const id = (JSON.parse(added.body) as { id: number }).id;
     expect((await call(1, 'DELETE', `${PROJECT}/badges/${id}`)).status).toBe(204);
     expect(await list(0)).toEqual([]);
-  });
+  }, 120_000);
 
   it('applies eight concurrent commits to one branch through both, each on the tip it finds', async () => {
     const answers = await Promise.all(
@@ -102,7 +102,7 @@ describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database'
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201));
     const titles = await gitLog('develop');
     for (let i = 0; i < 8; i++) expect(titles).toContain(`Two instances: ${i}`);
-  });
+  }, 120_000);
 
   it('keeps every write the first acknowledged when it is killed mid-writes', async () => {
     const acknowledged: string[] = [];
@@ -122,7 +122,8 @@ describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database'
       }
     };
     const writers = ['a', 'b', 'c'].map(writer);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // Killed once it has acknowledged a few, while the writers keep sending.
+    await vi.waitFor(() => expect(acknowledged.length).toBeGreaterThanOrEqual(3), { timeout: 90_000 });
     killed = true;
     instances[0]?.process.kill('SIGKILL');
     await Promise.all(writers);
@@ -131,5 +132,5 @@ describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database'
       const raw = await call(1, 'GET', `${PROJECT}/repository/files/${enc(file)}/raw?ref=develop`);
       expect([raw.status, raw.body]).toEqual([200, `${file}\n`]);
     }
-  }, 60_000);
+  }, 180_000);
 });

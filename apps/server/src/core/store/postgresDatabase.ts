@@ -8,6 +8,7 @@
 // re-checks its condition after waiting for the row. A transaction that still fails on a serialization
 // failure or a deadlock (40001, 40P01: only against a statement outside any transaction) is run again.
 import {
+  type AbortableOperationOptions,
   type ColumnDataType,
   type ColumnDefinitionNode,
   CompiledQuery,
@@ -114,6 +115,15 @@ class LockingPostgresDriver extends PostgresDriver {
     super(settings);
   }
 
+  override async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
+    return new InRangeParameters(await super.acquireConnection(options));
+  }
+
+  override async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const inner = connection instanceof InRangeParameters ? connection.inner : connection;
+    await super.releaseConnection(inner as Parameters<PostgresDriver['releaseConnection']>[0]);
+  }
+
   override async beginTransaction(
     connection: DatabaseConnection,
     settings: TransactionSettings,
@@ -130,6 +140,43 @@ class LockingPostgresDriver extends PostgresDriver {
       this.writes.bump();
     }
   }
+}
+
+/** The largest magnitude of a bigint: SQLite compares any number with an integer column, PostgreSQL not. */
+const BIGINT_LIMIT = 9_223_372_036_854_775_807n;
+
+/**
+ * A connection whose number parameters fit a bigint. A number from a request beyond that range (an ID of
+ * twenty digits) makes PostgreSQL fail the statement (22003) where SQLite compares it and finds nothing: it
+ * is sent as the nearest bigint instead, which compares the same way with every value the database holds
+ * (all within ±2^53).
+ */
+class InRangeParameters implements DatabaseConnection {
+  constructor(readonly inner: DatabaseConnection) {}
+
+  executeQuery<R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> {
+    return this.inner.executeQuery(inRange(query), options);
+  }
+
+  streamQuery<R>(
+    query: CompiledQuery,
+    chunkSize: number,
+    options?: AbortableOperationOptions,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery(inRange(query), chunkSize, options);
+  }
+}
+
+function inRange(query: CompiledQuery): CompiledQuery {
+  if (!query.parameters.some(outOfRange)) return query;
+  const parameters = query.parameters.map((value) =>
+    outOfRange(value) ? (value > 0 ? BIGINT_LIMIT : -BIGINT_LIMIT).toString() : value,
+  );
+  return { ...query, parameters };
+}
+
+function outOfRange(value: unknown): value is number {
+  return typeof value === 'number' && Math.abs(value) >= 9.2e18;
 }
 
 /** Counts this process's write statements (everything but a select) once they have run. */
