@@ -1,4 +1,5 @@
 // Builds the Express application: the validated API under /api/v4, then the docs, then the error handler.
+
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { appearanceArea, appearanceImagesRouter } from './areas/appearance/index.js';
@@ -31,6 +32,7 @@ import { versionArea } from './areas/version/index.js';
 import type { Area } from './core/area.js';
 import type { ServerContext } from './core/context.js';
 import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
+import { accessLog } from './core/http/accessLog.js';
 import { authenticate } from './core/http/auth.js';
 import { databaseVersionRefresh } from './core/http/databaseVersionRefresh.js';
 import { docsRouter } from './core/http/docs.js';
@@ -96,6 +98,8 @@ export interface AppOptions extends DataDirectoryOptions {
    * directory exactly one runs them; the others only queue work.
    */
   runJobs?: boolean;
+  /** Where the access log's lines go (one per answered request: core/http/accessLog.ts); none when unset. */
+  accessLog?: (line: string) => void;
 }
 
 export interface CollabApp {
@@ -122,6 +126,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
 
   const app = express();
   app.disable('x-powered-by');
+  if (options.accessLog) app.use(accessLog(options.accessLog));
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
   // queries without brackets take Node's cheaper parser (see fastQueryParser).
   app.set('query parser', 'extended');

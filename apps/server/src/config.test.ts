@@ -1,5 +1,8 @@
 // The command line and environment of the server: every flag and its variable, and the usage text.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig, USAGE, wantsHelp } from './config.js';
 import { MAIN } from './workerServer.testSupport.js';
@@ -13,6 +16,7 @@ const FLAGS = [
   '--workers',
   '--storages',
   '--validate-responses',
+  '--no-access-log',
 ];
 const VARIABLES = [
   'PORT',
@@ -23,6 +27,7 @@ const VARIABLES = [
   'COLLAB_WORKERS',
   'COLLAB_STORAGES',
   'COLLAB_VALIDATE_RESPONSES',
+  'COLLAB_ACCESS_LOG',
 ];
 
 describe('readConfig', () => {
@@ -49,6 +54,14 @@ describe('readConfig', () => {
       workers: 2,
     });
     expect(readConfig(['--port', '5000'], { PORT: '4000' }).port).toBe(5000);
+  });
+
+  it('prints the access log unless --no-access-log or COLLAB_ACCESS_LOG=false (or 0) says not to', () => {
+    expect(readConfig([], {}).accessLog).toBe(true);
+    expect(readConfig([], { COLLAB_ACCESS_LOG: 'true' }).accessLog).toBe(true);
+    expect(readConfig(['--no-access-log'], {}).accessLog).toBe(false);
+    expect(readConfig([], { COLLAB_ACCESS_LOG: 'false' }).accessLog).toBe(false);
+    expect(readConfig([], { COLLAB_ACCESS_LOG: '0' }).accessLog).toBe(false);
   });
 
   it('refuses an unknown flag, a bad port or worker count with a ConfigError', () => {
@@ -93,5 +106,51 @@ describe('the server command', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("collab-server: Unknown option '--no-such-flag'");
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('the access log of the server command', () => {
+  /** Starts the server on an empty data directory, sends one request with a token in its query, stops it. */
+  async function outputAroundOneRequest(...flags: string[]): Promise<string> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'collab-access-log-'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', MAIN, '--port', '0', '--workers', '1', '--data-dir', dataDir, ...flags],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        child.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
+        child.stdout.on('data', () => {
+          const match = /listening on (http:\/\/[^/\s]+)\/api\/v4/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        });
+      });
+      const response = await fetch(`${origin}/api/v4/user?private_token=not-a-real-token&per_page=2`);
+      expect(response.status).toBe(401);
+      await response.arrayBuffer();
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    return output;
+  }
+
+  it('prints one line per request, with the token filtered, by default', { timeout: 60_000 }, async () => {
+    const output = await outputAroundOneRequest();
+    expect(output).toMatch(/^\S+Z GET \/api\/v4\/user\?private_token=\[FILTERED\]&per_page=2 401 [\d.]+ms$/m);
+    expect(output).not.toContain('not-a-real-token');
+  });
+
+  it('prints none with --no-access-log', { timeout: 60_000 }, async () => {
+    const output = await outputAroundOneRequest('--no-access-log');
+    expect(output).toContain('listening on');
+    expect(output).not.toContain('GET /api/v4/user');
   });
 });

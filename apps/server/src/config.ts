@@ -17,6 +17,8 @@ export interface ServerConfig {
   workers: number;
   /** Where to write the conformance suite's configuration for the seeded fixtures, once listening. */
   conformanceConfigPath: string | undefined;
+  /** One line per answered request on standard output (core/http/accessLog.ts). */
+  accessLog: boolean;
 }
 
 export const DEMO_FIXTURES_PATH = new URL('../fixtures/demo.json', import.meta.url);
@@ -42,6 +44,9 @@ Flags (each also set by the environment variable named; a flag wins over its var
                                                            core); exactly one of them runs the jobs
   --storages A,B                COLLAB_STORAGES            repository storage names (default default,secondary)
   --validate-responses          COLLAB_VALIDATE_RESPONSES  validate every response against the spec (=true)
+  --no-access-log               COLLAB_ACCESS_LOG          do not print the access log (one line per request:
+                                                           time, method, path with tokens filtered, status,
+                                                           duration; printed unless =false)
   --write-conformance-config FILE                          with --seed: write the collab-conformance
                                                            configuration (base URL, a token per role,
                                                            fixtures) for the seeded data, once listening
@@ -77,6 +82,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     storageNames: (values.storages ?? env.COLLAB_STORAGES ?? 'default,secondary').split(',').filter(Boolean),
     workers: workerCount(values.workers ?? env.COLLAB_WORKERS),
     conformanceConfigPath: values['write-conformance-config'],
+    accessLog: !(values['no-access-log'] ?? false) && !['false', '0'].includes(env.COLLAB_ACCESS_LOG ?? ''),
   };
 }
 
@@ -93,6 +99,7 @@ function parseFlags(argv: string[]) {
       storages: { type: 'string' },
       workers: { type: 'string' },
       'write-conformance-config': { type: 'string' },
+      'no-access-log': { type: 'boolean' },
     },
     strict: true,
   });

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Starts the server: reads the configuration, then either serves in this process (one worker) or, with
 // several workers, forks the worker processes that serve on the shared port
 // (Node's cluster module hands them the connections in turn). A Node.js process serves on one core; the
@@ -45,6 +46,7 @@ async function serve(runJobs: boolean): Promise<void> {
     storageNames: config.storageNames,
     runJobs,
     externalUrl: `http://${config.host}:${config.port}`,
+    accessLog: config.accessLog ? (line) => process.stdout.write(line) : undefined,
   });
   const listener = server.app.listen(config.port, config.host, () => {
     const address = listener.address();
