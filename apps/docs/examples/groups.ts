@@ -68,3 +68,46 @@ export async function listGroupSharedProjects() {
   }
   // #endregion
 }
+
+/** Create a group */
+export async function createGroup() {
+  // #region createGroup
+  const group = await unwrap(
+    api.POST('/groups', {
+      body: {
+        name: 'My Subgroup',
+        path: 'my-subgroup',
+        parent_id: 2,
+        visibility: 'private',
+        description: "A team's group.",
+      },
+    }),
+  );
+  console.log(group.web_url, group.full_path);
+  // #endregion
+}
+
+/** Update a group */
+export async function editGroup() {
+  // #region editGroup
+  const group = await unwrap(
+    api.PUT('/groups/{id}', {
+      params: { path: { id: 'my-group/my-subgroup' } },
+      body: { description: 'The renamed group.', visibility: 'internal' },
+    }),
+  );
+  console.log(group.web_url, group.visibility);
+  // #endregion
+}
+
+/** Delete a group */
+export async function deleteGroup() {
+  // #region deleteGroup
+  const answer = await unwrap(
+    api.DELETE('/groups/{id}', {
+      params: { path: { id: 'my-group/my-subgroup' } },
+    }),
+  );
+  console.log(answer.message);
+  // #endregion
+}

@@ -130,3 +130,95 @@ export async function getGroupMemberIncludingInherited() {
   }
   // #endregion
 }
+
+/** Add a member to a project */
+export async function addProjectMember() {
+  // #region addProjectMember
+  try {
+    const member = await unwrap(
+      api.POST('/projects/{id}/members', {
+        params: { path: { id: 'my-group/my-project' } },
+        body: { user_id: 4, access_level: 30, expires_at: '2030-12-31' },
+      }),
+    );
+    console.log(member.username, member.access_level);
+  } catch (error) {
+    if (error instanceof CollabApiError && error.status === 409)
+      console.log(error.body?.message);
+    else throw error;
+  }
+  // #endregion
+}
+
+/** Change a member of a project */
+export async function editProjectMember() {
+  // #region editProjectMember
+  const member = await unwrap(
+    api.PUT('/projects/{id}/members/{user_id}', {
+      params: { path: { id: 'my-group/my-project', user_id: 4 } },
+      body: { access_level: 40 },
+    }),
+  );
+  console.log(member.username, member.access_level);
+  // #endregion
+}
+
+/** Remove a member of a project */
+export async function removeProjectMember() {
+  // #region removeProjectMember
+  await unwrap(
+    api.DELETE('/projects/{id}/members/{user_id}', {
+      params: {
+        path: { id: 'my-group/my-project', user_id: 4 },
+        query: { unassign_issuables: true },
+      },
+    }),
+  );
+  // #endregion
+}
+
+/** Add a member to a group */
+export async function addGroupMember() {
+  // #region addGroupMember
+  try {
+    const member = await unwrap(
+      api.POST('/groups/{id}/members', {
+        params: { path: { id: 'my-group' } },
+        body: { user_id: 4, access_level: 30, expires_at: '2030-12-31' },
+      }),
+    );
+    console.log(member.username, member.access_level);
+  } catch (error) {
+    if (error instanceof CollabApiError && error.status === 409)
+      console.log(error.body?.message);
+    else throw error;
+  }
+  // #endregion
+}
+
+/** Change a member of a group */
+export async function editGroupMember() {
+  // #region editGroupMember
+  const member = await unwrap(
+    api.PUT('/groups/{id}/members/{user_id}', {
+      params: { path: { id: 'my-group', user_id: 4 } },
+      body: { access_level: 40 },
+    }),
+  );
+  console.log(member.username, member.access_level);
+  // #endregion
+}
+
+/** Remove a member of a group */
+export async function removeGroupMember() {
+  // #region removeGroupMember
+  await unwrap(
+    api.DELETE('/groups/{id}/members/{user_id}', {
+      params: {
+        path: { id: 'my-group', user_id: 4 },
+        query: { unassign_issuables: true },
+      },
+    }),
+  );
+  // #endregion
+}

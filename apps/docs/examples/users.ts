@@ -43,3 +43,42 @@ export async function getUser() {
   }
   // #endregion
 }
+
+/** Create a user */
+export async function createUser() {
+  // #region createUser
+  const user = await unwrap(
+    api.POST('/users', {
+      body: {
+        email: 'jane@example.com',
+        username: 'jane',
+        name: 'Jane Doe',
+        password: 'correct-horse-battery',
+        skip_confirmation: true,
+      },
+    }),
+  );
+  console.log(`made user ${user.id} (${user.username})`);
+  // #endregion
+}
+
+/** Update a user */
+export async function updateUser() {
+  // #region updateUser
+  const user = await unwrap(
+    api.PUT('/users/{id}', {
+      params: { path: { id: 9 } },
+      body: { name: 'Jane Q. Doe', projects_limit: 10 },
+    }),
+  );
+  console.log(user.name, user.projects_limit);
+  // #endregion
+}
+
+/** Delete a user */
+export async function deleteUser() {
+  // #region deleteUser
+  // Their issues, merge requests and notes stay, by the instance's ghost user.
+  await unwrap(api.DELETE('/users/{id}', { params: { path: { id: 9 } } }));
+  // #endregion
+}

@@ -7,8 +7,16 @@
 //     before:dist=/tmp/dist-before after: small-heap:flags=--max-semi-space-size=4
 //
 // A side is `name:` (this build, the start script's flags) or `name:key=value,…` with `dist=DIR` (a compiled
-// server, e.g. `tsc -p tsconfig.build.json --outDir DIR` of another commit), `flags=--a+--b` (Node.js flags,
+// server, e.g. `tsc -p tsconfig.build.json --outDir DIR` of another commit), `commit=REV` (another commit of
+// this repository with its own dependencies, patched ones included: exported to a directory under the system's
+// temporary directory, installed from pnpm's store and built there, once), `flags=--a+--b` (Node.js flags,
 // `+`-separated) or `workers=N`. AB_ROUNDS (default 7) and AB_SECONDS (default 3) set the rounds and length.
+// The reads of issue 25 are compared with the main of before the validator's patch went:
+//
+//   pnpm --filter @collab/server bench:ab '/api/v4/projects/acme%2Fwebsite/repository/branches' \
+//     before:commit=a78257c now:
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +24,7 @@ import { loadGeneratorName, measureInTurn, medianRate } from './load.js';
 import {
   BENCH_TOKEN,
   runFinishedPipelines,
+  SERVER_DIR,
   type ServerOptions,
   startServer,
   stop,
@@ -38,11 +47,28 @@ function parseSide(text: string): Side {
     const equals = setting.indexOf('=');
     const [key, value] = [setting.slice(0, equals), setting.slice(equals + 1)];
     if (key === 'dist') options.builtDir = value;
+    else if (key === 'commit') options.builtDir = builtCommit(value);
     else if (key === 'flags') options.nodeFlags = value.split('+').filter(Boolean);
     else if (key === 'workers') options.workers = Number(value);
-    else throw new Error(`unknown setting ${setting} (dist=, flags= or workers=)`);
+    else throw new Error(`unknown setting ${setting} (dist=, commit=, flags= or workers=)`);
   }
   return { name, options };
+}
+
+/** The compiled server of a commit, exported, installed and built on first use; its `dist` directory. */
+function builtCommit(rev: string): string {
+  const run = (command: string, args: string[], cwd: string): string =>
+    execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const sha = run('git', ['rev-parse', '--verify', `${rev}^{commit}`], SERVER_DIR).trim();
+  const root = join(tmpdir(), `collab-ab-${sha.slice(0, 12)}`);
+  const dist = join(root, 'apps/server/dist');
+  if (existsSync(join(dist, 'main.js'))) return dist;
+  console.log(`building ${rev} (${sha.slice(0, 12)}) in ${root}`);
+  run('sh', ['-c', `mkdir -p '${root}' && git archive ${sha} | tar -x -C '${root}'`], SERVER_DIR);
+  run('pnpm', ['install', '--offline', '--frozen-lockfile', '--filter', '@collab/server...'], root);
+  run('pnpm', ['--filter', '@collab/spec', 'build'], root);
+  run('pnpm', ['--filter', '@collab/server', 'build'], root);
+  return dist;
 }
 
 const [path, ...sideTexts] = process.argv.slice(2);

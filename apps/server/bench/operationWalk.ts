@@ -1,5 +1,5 @@
 // The walk over every operation: one request to each operation of the spec, on a fresh server once it has
-// warmed up (app.warmUp: each path's validator made and each operation's request validation compiled, in the
+// warmed up (app.warmUp: each group's validator made and each operation's request validation compiled, in the
 // background after listening), then the same walk again. The
 // requests are the maintainer's, with every path parameter naming nothing (`0`, `none`) and no body, so each
 // is validated and answered without changing the demo data; what is measured is the server's answer time.
@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadBundledSpec } from '../src/core/http/openapi.js';
-import { BENCH_TOKEN, startServer, stop, warmedUp } from './server.js';
+import { BENCH_TOKEN, cpuMilliseconds, startServer, stop, warmedUp } from './server.js';
 
 interface WalkRequest {
   method: string;
@@ -29,8 +29,20 @@ export function walkRequests(): WalkRequest[] {
   return requests;
 }
 
-/** Milliseconds to send every request in turn, one at a time. */
-async function walk(origin: string, requests: readonly WalkRequest[]): Promise<number> {
+interface WalkTime {
+  /** Milliseconds of wall time. */
+  wall: number;
+  /** The server's CPU milliseconds meanwhile. */
+  cpu: number;
+}
+
+/** Sends every request in turn, one at a time. */
+async function walk(
+  origin: string,
+  pid: number | undefined,
+  requests: readonly WalkRequest[],
+): Promise<WalkTime> {
+  const cpuBefore = await cpuMilliseconds(pid);
   const started = performance.now();
   for (const { method, url } of requests) {
     const response = await fetch(`${origin}${url}`, {
@@ -39,7 +51,8 @@ async function walk(origin: string, requests: readonly WalkRequest[]): Promise<n
     });
     await response.arrayBuffer();
   }
-  return performance.now() - started;
+  const wall = performance.now() - started;
+  return { wall, cpu: (await cpuMilliseconds(pid)) - cpuBefore };
 }
 
 /** The cold and the warm walk of a fresh server, with and without response validation. */
@@ -57,13 +70,15 @@ export async function runOperationWalk(): Promise<void> {
       // The server compiles every operation's request validation once it listens (app.warmUp).
       await warmedUp(server.child);
       const warmAt = performance.now();
-      const cold = await walk(server.origin, requests);
-      const warm = await walk(server.origin, requests);
+      const cold = await walk(server.origin, server.child.pid, requests);
+      const warm = await walk(server.origin, server.child.pid, requests);
       const mode = validateResponses ? 'requests and responses validated' : 'requests validated';
       console.log(
         `  ${mode.padEnd(34)} listening after ${((listening - started) / 1000).toFixed(2)} s, warm after ` +
-          `${((warmAt - listening) / 1000).toFixed(2)} s more; first walk ${(cold / 1000).toFixed(2)} s   ` +
-          `second ${(warm / 1000).toFixed(2)} s   first/second ${(cold / warm).toFixed(1)}`,
+          `${((warmAt - listening) / 1000).toFixed(2)} s more; first walk ${(cold.wall / 1000).toFixed(2)} s   ` +
+          `second ${(warm.wall / 1000).toFixed(2)} s   first/second ${(cold.wall / warm.wall).toFixed(1)}` +
+          `   (server CPU time ${(cold.cpu / 1000).toFixed(2)} s and ${(warm.cpu / 1000).toFixed(2)} s: ` +
+          `${(cold.cpu / warm.cpu).toFixed(1)})`,
       );
     } finally {
       await stop(server.child);

@@ -105,3 +105,14 @@ export async function runFinishedPipelines(origin: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** The user and system CPU time of a process so far, in milliseconds (Linux's /proc; NaN elsewhere). */
+export async function cpuMilliseconds(pid: number | undefined): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -9,13 +9,14 @@ import { deployKeysArea } from './areas/deployKeys/index.js';
 import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupLabelsArea } from './areas/groupLabels/index.js';
-import { groupsArea } from './areas/groups/index.js';
+import { groupAvatarsRouter, groupsArea } from './areas/groups/index.js';
 import { integrationsArea } from './areas/integrations/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
 import { mergeRequestsArea } from './areas/mergeRequests/index.js';
 import { notesArea } from './areas/notes/index.js';
 import { notificationSettingsArea } from './areas/notificationSettings/index.js';
+import { personalAccessTokensArea } from './areas/personalAccessTokens/index.js';
 import { pipelinesArea } from './areas/pipelines/index.js';
 import { projectHooksArea } from './areas/projectHooks/index.js';
 import { projectImportExportArea } from './areas/projectImportExport/index.js';
@@ -37,6 +38,8 @@ import { authenticate } from './core/http/auth.js';
 import { databaseVersionRefresh } from './core/http/databaseVersionRefresh.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
+import { jsonBody } from './core/http/jsonBody.js';
+import { jsonWithoutCharset } from './core/http/jsonContentType.js';
 import {
   apiDocumentFor,
   hasOwnServers,
@@ -71,6 +74,7 @@ export const AREAS: readonly Area[] = [
   snippetsArea,
   versionArea,
   usersArea,
+  personalAccessTokensArea,
   membersArea,
   todosArea,
   notificationSettingsArea,
@@ -127,6 +131,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   const app = express();
   app.disable('x-powered-by');
   if (options.accessLog) app.use(accessLog(options.accessLog));
+  app.use(jsonWithoutCharset);
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
   // queries without brackets take Node's cheaper parser (see fastQueryParser).
   app.set('query parser', 'extended');
@@ -150,7 +155,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       SCIM_BASE_PATH,
       inSeries([
         mergeDoubledSlashes,
-        onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+        onlyWithBody(jsonBody('50mb')),
         databaseVersionRefresh(db),
         scimApi.middleware,
         scimNotFoundHandler,
@@ -161,7 +166,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(
     inSeries([
       mergeDoubledSlashes,
-      onlyWithBody(express.json({ limit: '50mb', type: ['application/json', 'application/scim+json'] })),
+      onlyWithBody(jsonBody('50mb')),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
       underPath('/api/v4', databaseVersionRefresh(db)),
       underPath('/api/v4', authenticate(db)),
@@ -174,6 +179,8 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(projectUploadsRouter(context));
   // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
   app.use(appearanceImagesRouter(context));
+  // The groups' avatars, at GitLab's /uploads/-/system/group/avatar/... (to whoever may see the group).
+  app.use(groupAvatarsRouter(context));
 
   // The catch-all of a path nothing routes (an API path no operation has is the API's own 404).
   app.use((_req, res) => {

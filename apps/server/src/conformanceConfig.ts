@@ -24,6 +24,9 @@ const DEMO_CHOICES = {
   /** A group with single sign-on on and a SCIM token, and one with it off. */
   scimGroup: 'acme',
   groupWithoutSso: 'partners',
+  /** A role that may create top-level groups, and one that may not (`can_create_group`). */
+  groupCreator: 'owner',
+  notGroupCreator: 'guest',
 };
 
 type Fixture<T> = T extends (infer U)[] ? U : never;
@@ -78,6 +81,17 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
   ];
   for (const path of projectPaths)
     if (!fixtures.projects.some((p) => `${p.namespace}/${p.path}` === path)) fail(`the project ${path}`);
+  // `can_create_group` defaults to true.
+  if (user(DEMO_CHOICES.groupCreator).user.profile?.can_create_group === false)
+    fail(`can_create_group of ${DEMO_CHOICES.groupCreator}`);
+  if (user(DEMO_CHOICES.notGroupCreator).user.profile?.can_create_group !== false)
+    fail(`can_create_group false for ${DEMO_CHOICES.notGroupCreator}`);
+  // The owner role's user must be the only owner of the namespace: the suite checks that DELETE /users/:id
+  // refuses it (409), which would otherwise delete a user every other test needs.
+  const namespaceOwners = (fixtures.groups.find((g) => fullPath(g) === DEMO_CHOICES.namespace)?.members ?? [])
+    .filter((member) => member.access_level >= 50)
+    .map((member) => member.username);
+  if (namespaceOwners.join() !== 'owner') fail(`the owner as the only owner of ${DEMO_CHOICES.namespace}`);
 
   return {
     baseUrl,
@@ -97,11 +111,13 @@ export function conformanceConfigFor(fixtures: Fixtures, baseUrl: string): Recor
         personalPublic: DEMO_CHOICES.personalPublic,
         personalPrivate: DEMO_CHOICES.personalPrivate,
       },
+      groupCreation: { allowed: DEMO_CHOICES.groupCreator, refused: DEMO_CHOICES.notGroupCreator },
       scim: {
         group: DEMO_CHOICES.scimGroup,
         token: scimToken,
         groupWithoutSso: DEMO_CHOICES.groupWithoutSso,
       },
+      soleOwner: 'owner',
     },
   };
 }

@@ -78,7 +78,7 @@ async function writer(
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'collab-concurrent-writes-'));
   ({ primary, origin } = await startWorkerServer(dataDir, 2));
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   if (primary && primary.exitCode === null) {

@@ -156,6 +156,7 @@ function printTokens({ users, groups }: Fixtures): void {
       console.log(`  ${user.username.padEnd(11)} ${token.scopes.join(',').padEnd(16)} ${token.token}`);
     }
   }
+  console.log('  (an administrator makes more: POST /users, then POST /users/<id>/personal_access_tokens)');
   const scim = groups.filter((group) => group.saml?.enabled && group.saml.scim_token);
   if (scim.length === 0) return;
   console.log('SCIM tokens (Authorization: Bearer, under /api/scim/v2/groups/<group>/Users):');

@@ -34,7 +34,7 @@ async function workerPids(pid: number): Promise<number[]> {
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'collab-workers-'));
   ({ primary, origin } = await startWorkerServer(dataDir, 2));
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   if (primary.exitCode === null) primary.kill('SIGKILL');

@@ -24,6 +24,16 @@ const readers: { [Name in keyof RepositoryFileHeaders]: (value: string) => Repos
   'X-Service-Last-Commit-Id': text,
   'X-Service-Ref': percentDecoded,
   'X-Service-Size': Number,
+  // GitLab's names of the same values, sent beside the seeds' ones.
+  'X-Gitlab-Blob-Id': text,
+  'X-Gitlab-Commit-Id': text,
+  'X-Gitlab-Content-Sha256': text,
+  'X-Gitlab-Encoding': (value) => value as RepositoryFileHeaders['X-Gitlab-Encoding'],
+  'X-Gitlab-File-Name': percentDecoded,
+  'X-Gitlab-File-Path': percentDecoded,
+  'X-Gitlab-Last-Commit-Id': text,
+  'X-Gitlab-Ref': percentDecoded,
+  'X-Gitlab-Size': Number,
 };
 
 /**

@@ -285,38 +285,47 @@ describe('pages', () => {
 });
 
 describe('repository file metadata', () => {
-  it('reads the typed headers of HEAD /projects/:id/repository/files/:file_path', async () => {
-    server.answer((_request, response) =>
-      response
-        .writeHead(200, {
-          'X-Service-Blob-Id': 'b1',
-          'X-Service-Commit-Id': 'c1',
-          'X-Service-Content-Sha256': 'e3b0',
-          'X-Service-Encoding': 'base64',
-          'X-Service-File-Name': 'r%C3%A9sum%C3%A9.md',
-          'X-Service-File-Path': 'docs/r%C3%A9sum%C3%A9.md',
-          'X-Service-Last-Commit-Id': 'c0',
-          'X-Service-Ref': 'main',
-          'X-Service-Size': '32',
-        })
-        .end(),
+  /** The headers under the seeds' `X-Service-*` names and GitLab's `X-Gitlab-*` ones, with the same values. */
+  const bothNames = <T>(values: Record<string, T>): Record<string, T> =>
+    Object.fromEntries(
+      Object.entries(values).flatMap(([name, value]) => [
+        [`X-Service-${name}`, value],
+        [`X-Gitlab-${name}`, value],
+      ]),
     );
+  const SENT = {
+    'Blob-Id': 'b1',
+    'Commit-Id': 'c1',
+    'Content-Sha256': 'e3b0',
+    Encoding: 'base64',
+    'File-Name': 'r%C3%A9sum%C3%A9.md',
+    'File-Path': 'docs/r%C3%A9sum%C3%A9.md',
+    'Last-Commit-Id': 'c0',
+    Ref: 'main',
+    Size: '32',
+  };
+
+  it('reads the typed headers of HEAD /projects/:id/repository/files/:file_path', async () => {
+    server.answer((_request, response) => response.writeHead(200, bothNames(SENT)).end());
     const { response } = await client().HEAD('/projects/{id}/repository/files/{file_path}', {
       params: { path: { id: 1, file_path: 'docs/résumé.md' }, query: { ref: 'main' } },
     });
     const file = repositoryFileHeaders(response);
     expectTypeOf(file['X-Service-Size']).toEqualTypeOf<number>();
-    expect(file).toEqual({
-      'X-Service-Blob-Id': 'b1',
-      'X-Service-Commit-Id': 'c1',
-      'X-Service-Content-Sha256': 'e3b0',
-      'X-Service-Encoding': 'base64',
-      'X-Service-File-Name': 'résumé.md',
-      'X-Service-File-Path': 'docs/résumé.md',
-      'X-Service-Last-Commit-Id': 'c0',
-      'X-Service-Ref': 'main',
-      'X-Service-Size': 32,
-    });
+    expectTypeOf(file['X-Gitlab-Size']).toEqualTypeOf<number>();
+    expect(file).toEqual(
+      bothNames({
+        'Blob-Id': 'b1',
+        'Commit-Id': 'c1',
+        'Content-Sha256': 'e3b0',
+        Encoding: 'base64',
+        'File-Name': 'résumé.md',
+        'File-Path': 'docs/résumé.md',
+        'Last-Commit-Id': 'c0',
+        Ref: 'main',
+        Size: 32,
+      }),
+    );
     expect(server.seen[0]?.url).toBe(
       '/api/v4/projects/1/repository/files/docs%2Fr%C3%A9sum%C3%A9.md?ref=main',
     );

@@ -47,9 +47,9 @@ export interface ConformanceConfig {
      * Full path of a public project. Its default branch `main` is protected (push and merge 40:
      * maintainers) and holds `README.md`, `src/index.html`, `docs/guide/getting started.md` and a CI
      * configuration `.collab-ci.yml` whose pipeline succeeds. The tests add branches, files, protected
-     * branch rules, pipelines, deploy keys and mirrors to it, and export it. Its merge requests (which the
-     * API cannot create) include an open one from `unprotectedBranch` into `main` by the developer, with
-     * the maintainer as reviewer, and a merged one; `privateProject` has at least one merge request.
+     * branch rules, pipelines, deploy keys, mirrors and merge requests (which they close) to it, and export
+     * it. Its merge requests from the start include an open one from `unprotectedBranch` into `main` by the
+     * developer, with the maintainer as reviewer, and a merged one; `privateProject` has at least one.
      */
     publicProject: string;
     /**
@@ -86,6 +86,12 @@ export interface ConformanceConfig {
     /** The user behind each role's token. */
     users: Record<UserRole, FixtureUser>;
     /**
+     * Who may create top-level groups (`can_create_group`): `allowed` may, `refused` may not. The tests
+     * create groups (named with the run's suffix) as `allowed`, with subgroups, projects and members of
+     * their own, and delete them again. Without it, the tests that create top-level groups are skipped.
+     */
+    groupCreation?: { allowed: UserRole; refused: UserRole };
+    /**
      * Project-list fixtures. `publicProject` is starred by the owner, the developer and the outsider (in
      * that order) and has the custom attribute `location` = `Antarctica`; `privateProject` is starred by the
      * developer and has `location` = `Atlantis`; `internalProject` has the issues feature disabled. The
@@ -101,6 +107,12 @@ export interface ConformanceConfig {
      * suffix) into `group` and deprovision them again. Without it, the SCIM tests are skipped.
      */
     scim?: { group: string; token: string; groupWithoutSso: string };
+    /**
+     * A role whose user is the only owner of a group (in the demo, the owner of `namespace`): the tests check
+     * that `DELETE /users/:id` refuses to delete that user (409) and so never deletes it. Without it, that
+     * test is skipped.
+     */
+    soleOwner?: UserRole;
   };
 }
 
@@ -138,7 +150,9 @@ export function demoConfig(baseUrl: string): ConformanceConfig {
         outsider: { id: 7, username: 'outsider', name: 'Otto Outsider' },
       },
       projects: { personalPublic: 'owner/dotfiles', personalPrivate: 'owner/diary' },
+      groupCreation: { allowed: 'owner', refused: 'guest' },
       scim: { group: 'acme', token: 'collab-demo-acme-scim-token', groupWithoutSso: 'partners' },
+      soleOwner: 'owner',
     },
   };
 }
@@ -190,17 +204,21 @@ function missingFields(config: ConformanceConfig): string[] {
 }
 
 /**
- * The configuration from the environment: the JSON file named by COLLAB_CONFORMANCE_CONFIG (a whole
- * ConformanceConfig), else the demo configuration at COLLAB_BASE_URL; without either, none (then the suite
- * starts its own server).
+ * The configuration from the environment: COLLAB_CONFORMANCE_CONFIG, a whole ConformanceConfig, either the
+ * name of a JSON file or the JSON itself (a value starting with `{`: how `collab-conformance run` hands it to
+ * its tests, so that no copy of the tokens is written); else the demo configuration at COLLAB_BASE_URL;
+ * without either, none (then the suite starts its own server).
  */
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): ConformanceConfig | undefined {
-  const file = env.COLLAB_CONFORMANCE_CONFIG;
-  if (file) {
-    const config = JSON.parse(readFileSync(file, 'utf8')) as ConformanceConfig;
+  const value = env.COLLAB_CONFORMANCE_CONFIG;
+  if (value) {
+    const inline = value.trimStart().startsWith('{');
+    const config = JSON.parse(inline ? value : readFileSync(value, 'utf8')) as ConformanceConfig;
     const missing = missingFields(config);
     if (missing.length > 0)
-      throw new Error(`${file} lacks ${missing.join(', ')} (see ConformanceConfig in @collab/conformance)`);
+      throw new Error(
+        `${inline ? 'the config' : value} lacks ${missing.join(', ')} (see ConformanceConfig in @collab/conformance)`,
+      );
     return config;
   }
   if (env.COLLAB_BASE_URL) return demoConfig(env.COLLAB_BASE_URL);

@@ -13,3 +13,4 @@ export { RUN } from './run.js';
 export { findOperation, loadSpecIndex } from './specIndex.js';
 export { openTarget, type Target, targetFor } from './target.js';
 export { ContractViolation, type Exchange, exchanges, validatingFetch } from './validatingFetch.js';
+export { againstSuiteServer } from './warmServers.js';

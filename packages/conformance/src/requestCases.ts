@@ -44,6 +44,22 @@ export const CHANGES_THE_PROJECT = new Set([
   'unshareProjectWithGroup',
   // Would rename the fixture project, change its visibility or move its default branch.
   'editProject',
+  // Would change who may do what in the fixture project (for every test after this one).
+  'addProjectMember',
+  'editProjectMember',
+  'removeProjectMember',
+]);
+
+/**
+ * The same for the fixture group: operations that would delete or reconfigure it, or change its members, get
+ * a group that does not exist.
+ */
+export const CHANGES_THE_GROUP = new Set([
+  'editGroup',
+  'deleteGroup',
+  'addGroupMember',
+  'editGroupMember',
+  'removeGroupMember',
 ]);
 
 /** Branch-like fields name the fixture projects' default branch, so writes get as far as git. */
@@ -62,7 +78,7 @@ export interface RequestCases {
    * The value of a path parameter: the fixture project or group for `id`, else something that does not
    * exist (a new name per case, so creating writes never collide), encoded as one path segment. `probe`
    * names a project or group that does not exist for `id` too; so do the operations of
-   * `CHANGES_THE_PROJECT` for a project's `id`.
+   * `CHANGES_THE_PROJECT` for a project's `id` and those of `CHANGES_THE_GROUP` for a group's.
    */
   pathValue(entry: OperationEntry, parameter: JsonObject, n: number, probe: boolean): string;
   /** The media types of the operation's request body. */
@@ -153,7 +169,11 @@ export function requestCases(index: SpecIndex, fixtures: () => RequestFixtures):
     if (name === 'id' && entry.template.startsWith('/projects/{id}'))
       return encodeURIComponent(probe || changesTheProject ? `no-such-group-${RUN}/none` : publicProject);
     if (name === 'id' && entry.template.startsWith('/groups/{id}'))
-      return encodeURIComponent(probe ? `no-such-group-${RUN}` : namespace);
+      return encodeURIComponent(
+        probe || CHANGES_THE_GROUP.has(String(entry.operation.operationId))
+          ? `no-such-group-${RUN}`
+          : namespace,
+      );
     const types = typesOf(parameter.schema);
     if (types.has('integer') && !types.has('string')) return '999999999';
     return encodeURIComponent(`neg-${RUN}-${n}.txt`);

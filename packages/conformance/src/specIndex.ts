@@ -13,6 +13,11 @@ export interface OperationEntry {
   pattern: RegExp;
   /** How many templated segments: literal matches are preferred over templated ones. */
   paramCount: number;
+  /**
+   * A valid request revokes the token it is made with (`x-revokes-caller-token`): spec-driven walks and the
+   * fuzz, which send the configured role tokens, leave it out (its own contract file checks it).
+   */
+  revokesCallerToken: boolean;
 }
 
 export interface SpecIndex {
@@ -53,6 +58,7 @@ export function loadSpecIndex(path = bundledSpecJsonPath): SpecIndex {
         operation,
         pattern: templatePattern(prefix, template),
         paramCount: (template.match(/\{/g) ?? []).length,
+        revokesCallerToken: operation['x-revokes-caller-token'] === true,
       });
     }
   }

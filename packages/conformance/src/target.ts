@@ -11,8 +11,13 @@ export interface Target {
   as(role: Role | 'anonymous'): CollabClient;
   /** The raw fetch, validating too, for requests a typed client cannot make (wrong bodies, raw encodings). */
   fetch: typeof fetch;
-  /** The local server, when the suite started one (undefined against another server). */
+  /** The file's own local server, when openTarget started one (undefined against a configured server). */
   local: LocalServer | undefined;
+  /**
+   * The data directory of this repository's server when the suite started it (the file's own or its
+   * worker's warm server: againstSuiteServer()); undefined against another server.
+   */
+  dataDir: string | undefined;
   /** The operations the server implements, when its probe was already made (a warm server's). */
   implemented?: ReadonlySet<string>;
   close(): Promise<void>;
@@ -22,6 +27,7 @@ export function targetFor(
   config: ConformanceConfig,
   local?: LocalServer,
   implemented?: ReadonlySet<string>,
+  dataDir: string | undefined = local?.dataDir,
 ): Target {
   const fetch = validatingFetch();
   const clients = new Map<string, CollabClient>();
@@ -29,6 +35,7 @@ export function targetFor(
     config,
     fetch,
     local,
+    dataDir,
     implemented,
     as(role) {
       let client = clients.get(role);
@@ -54,8 +61,9 @@ export async function openTarget(): Promise<Target> {
   if (configured) {
     // A warm server was probed when it started: its files need not probe it again.
     const warm = await warmServerOfThisWorker();
-    const probed = warm?.baseUrl === configured.baseUrl ? new Set(warm.implemented) : undefined;
-    return targetFor(configured, undefined, probed);
+    if (warm?.baseUrl === configured.baseUrl)
+      return targetFor(configured, undefined, new Set(warm.implemented), warm.dataDir);
+    return targetFor(configured);
   }
   const local = await startLocalServer();
   return targetFor(demoConfig(local.baseUrl), local);

@@ -2,9 +2,15 @@
 // (test/validRequests.test.ts) and `collab-conformance fuzz`. A variant has the required parameters and
 // fields, and optional ones drawn at random, their values drawn to satisfy enums, patterns, formats, lengths
 // and ranges (src/validValues.ts). The fixture projects are never archived, deleted, transferred or edited:
-// CHANGES_THE_PROJECT and `editProject` go to a project that does not exist; other path parameters get fresh
-// values, so only uniquely named objects are created.
-import { type Case, CHANGES_THE_PROJECT, EXISTING_BRANCH_FIELDS, type RequestCases } from './requestCases.js';
+// CHANGES_THE_PROJECT and `editProject` go to a project that does not exist (CHANGES_THE_GROUP to a group
+// that does not exist); other path parameters get fresh values, so only uniquely named objects are created.
+import {
+  type Case,
+  CHANGES_THE_GROUP,
+  CHANGES_THE_PROJECT,
+  EXISTING_BRANCH_FIELDS,
+  type RequestCases,
+} from './requestCases.js';
 import { RUN } from './run.js';
 import { type JsonObject, type OperationEntry, resolveRef, type SpecIndex } from './specIndex.js';
 import { Random, validValues } from './validValues.js';
@@ -20,6 +26,8 @@ const ALTERS_THE_PROJECT = new Set(['editProject']);
 const FIXED: Record<string, JsonObject> = {
   createRemoteMirror: { enabled: false },
   updateRemoteMirror: { enabled: false },
+  // A new group at the top, never a subgroup of a fixture group (which other tests list).
+  createGroup: { parent_id: null },
 };
 
 /** A 400 that is about the request's shape (GitLab's and the validator's words for a bad parameter). */
@@ -59,11 +67,15 @@ export function appendQuery(query: URLSearchParams, parameter: JsonObject, value
   }
 }
 
-/** The form encoding of a flat body (scalars only); undefined when a value is an array or an object. */
+/**
+ * The form encoding of a flat body (scalars only); undefined when a value is an array or an object. A null
+ * (not given, in JSON) is left out: a form has no null.
+ */
 export function formBody(body: JsonObject): string | undefined {
   const form = new URLSearchParams();
   for (const [name, value] of Object.entries(body)) {
-    if (value !== null && typeof value === 'object') return undefined;
+    if (value === null) continue;
+    if (typeof value === 'object') return undefined;
     form.append(name, String(value));
   }
   return form.toString();
@@ -118,7 +130,10 @@ export function validVariants(index: SpecIndex, cases: RequestCases) {
       const name = String(parameter.name);
       if (parameter.in === 'path') {
         const replaced =
-          name === 'id' && (CHANGES_THE_PROJECT.has(operationId) || ALTERS_THE_PROJECT.has(operationId));
+          name === 'id' &&
+          (CHANGES_THE_PROJECT.has(operationId) ||
+            CHANGES_THE_GROUP.has(operationId) ||
+            ALTERS_THE_PROJECT.has(operationId));
         path[name] = replaced
           ? encodeURIComponent(`no-such-group-${RUN}/none`)
           : freshPathValue(entry, parameter, n);

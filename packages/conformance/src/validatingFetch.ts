@@ -27,6 +27,8 @@ export interface Exchange {
   curl: string;
   /** The test that made the request; only the file during a file's hooks. */
   test?: TestRef | { file: string } | undefined;
+  /** Milliseconds from sending the request to reading the whole response. */
+  ms?: number;
 }
 
 export class ContractViolation extends Error {
@@ -66,8 +68,10 @@ export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typ
       request.body && !request.headers.get('content-type')?.startsWith('multipart/')
         ? await request.clone().text()
         : undefined;
+    const sentAt = performance.now();
     const response = await baseFetch(request);
     const text = request.method === 'HEAD' ? '' : await response.clone().text();
+    const ms = Math.round((performance.now() - sentAt) * 10) / 10;
     const { operation, problems, violations } = validator.check(
       request.method,
       request.url,
@@ -88,6 +92,7 @@ export function validatingFetch(baseFetch: typeof fetch = globalThis.fetch): typ
         headers: request.headers,
         body: requestBody,
       }),
+      ms,
     };
     recordExchange(exchange);
     if (problems.length > 0) throw new ContractViolation(exchange);

@@ -16,7 +16,13 @@ import {
 } from './proxyForwarding.js';
 import { requestCases } from './requestCases.js';
 import { ResponseValidator } from './responseValidator.js';
-import { findOperation, type JsonObject, loadSpecIndex, type SpecIndex } from './specIndex.js';
+import {
+  findOperation,
+  type JsonObject,
+  loadSpecIndex,
+  type OperationEntry,
+  type SpecIndex,
+} from './specIndex.js';
 
 export interface ProxyViolation {
   /** `request` or `response`: which side breaks the spec. */
@@ -30,11 +36,21 @@ export interface ProxyViolation {
   curl: string;
 }
 
+/** An exchange the spec says nothing about: a path outside it (`/docs`), or an operation --only left out. */
+export interface UncheckedExchange {
+  /** `outside the spec`, or `not selected` by --only. */
+  reason: 'outside the spec' | 'not selected';
+  operationId: string | undefined;
+  method: string;
+  url: string;
+  status: number;
+}
+
 export interface ValidatingProxy {
   url: string;
   port: number;
-  /** Exchanges forwarded, and violations found, so far. */
-  counts: { exchanges: number; violations: number };
+  /** Exchanges forwarded, violations found, and exchanges outside the spec (or --only), so far. */
+  counts: { exchanges: number; violations: number; outside: number; notSelected: number };
   close(): Promise<void>;
 }
 
@@ -44,6 +60,10 @@ export interface ValidatingProxyOptions {
   port: number;
   host?: string;
   onViolation(violation: ProxyViolation): void;
+  /** An exchange not checked: outside the spec, or not selected. */
+  onUnchecked?(exchange: UncheckedExchange): void;
+  /** Only the operations this selects are checked (`--only`, src/cli/options.ts). */
+  only?: ((entry: OperationEntry) => boolean) | undefined;
   onExchange?(exchange: {
     operationId: string | undefined;
     method: string;
@@ -97,7 +117,7 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
   const upstream = options.upstream.replace(/\/+$/, '');
   const index = loadSpecIndex();
   const validator = new ResponseValidator(index);
-  const counts = { exchanges: 0, violations: 0 };
+  const counts = { exchanges: 0, violations: 0, outside: 0, notSelected: 0 };
 
   async function handle(req: IncomingMessage): Promise<ProxiedResponse> {
     const request: ProxiedRequest = {
@@ -128,6 +148,18 @@ export async function startValidatingProxy(options: ValidatingProxyOptions): Pro
     const operationId = check.operation?.operationId;
     counts.exchanges++;
     options.onExchange?.({ operationId, method, url, status: answer.status });
+    // A path the spec does not describe (the docs, a health check, another API) is none of its business; a
+    // method the spec lacks on a path it describes is (the server must refuse it as documented).
+    const entry = findOperation(index, method, url);
+    const path = new URL(url).pathname;
+    const described = entry !== undefined || index.operations.some((o) => o.pattern.test(path));
+    if (!described || (entry && options.only && !options.only(entry))) {
+      const reason = described ? 'not selected' : 'outside the spec';
+      if (described) counts.notSelected++;
+      else counts.outside++;
+      options.onUnchecked?.({ reason, operationId, method, url, status: answer.status });
+      return answer;
+    }
     const sides: [ProxyViolation['side'], string[]][] = [
       [
         'request',

@@ -4,6 +4,23 @@
 // route. Worker N (VITEST_POOL_ID, 1 to maxWorkers) takes the Nth server; the files of one worker run one
 // after the other, so a server sees one file at a time.
 
+/**
+ * Set by scripts/useWarmServer.ts to the warm server's address, beside COLLAB_BASE_URL: the configured server
+ * is then this repository's server, started by the suite on this machine.
+ */
+export const WARM_SERVER_ENV = 'COLLAB_WARM_SERVER';
+
+/**
+ * Whether the server under test is this repository's server started by the suite: a test file's own (no
+ * server configured) or its test worker's warm one. It has the demo data (other files of the worker may
+ * have added to a warm one), its data directory is on this machine, and a test may start servers of its own
+ * (restarts, fixtures of its own, changes no other file may see). Against any other server those tests skip.
+ */
+export function againstSuiteServer(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.COLLAB_CONFORMANCE_CONFIG) return false;
+  return !env.COLLAB_BASE_URL || env[WARM_SERVER_ENV] === env.COLLAB_BASE_URL;
+}
+
 /** A server the global setup started, as the test workers receive it. */
 export interface WarmServer {
   baseUrl: string;

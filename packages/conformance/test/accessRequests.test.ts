@@ -5,11 +5,19 @@
 // On a shared server the file leaves nothing behind that another file (or a second run) would notice: the
 // requests it makes on the fixtures are denied or withdrawn again, and the approvals go to projects it
 // imports under new paths. The one approval into a fixture group (which makes the outsider a member, for
-// good) runs only on the file's own fresh server, last.
+// good) runs on a server of its own, last.
 import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
+import {
+  againstSuiteServer,
+  type FixtureUser,
+  openTarget,
+  type Role,
+  RUN,
+  type Target,
+} from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
+import { ownServer } from './ownServer.js';
 import { waitFor } from './waitFor.js';
 
 type Kind = 'groups' | 'projects';
@@ -368,11 +376,24 @@ describe('approving a project access request', () => {
   });
 });
 
-/* An approval into a fixture group: only on this file's own server, as it makes the outsider a member. */
+/* An approval into a fixture group: on a server of its own, as it makes the outsider a member for good. */
 
 describe('approving a group access request', () => {
+  let shared: Target | undefined;
+  beforeAll(async () => {
+    if (!againstSuiteServer()) return;
+    // The helpers above call `target`: it is this server for the tests of this block.
+    shared = target;
+    target = await ownServer();
+  }, 300_000);
+  afterAll(async () => {
+    if (!shared) return;
+    await target.close();
+    target = shared;
+  });
+
   it('makes the requester a member of the group and of its projects at once: the private project opens', async (context) => {
-    if (!target.local) return context.skip();
+    if (!shared) return context.skip();
     const readme = `/projects/${privateProject}/repository/files/README.md?ref=main`;
     expect((await call('outsider', 'GET', readme)).status).toBe(404);
     await outsiderRequests('groups', namespace);

@@ -10,12 +10,12 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFromEnvironment, demoConfig, type Target, targetFor } from '../src/index.js';
+import { againstSuiteServer, demoConfig, type Target, targetFor } from '../src/index.js';
 import { waitFor } from './waitFor.js';
 
 /** apps/server, found through the workspace dependency on @collab/server. */
 const SERVER_DIR = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
-const againstLocalServer = configFromEnvironment() === undefined;
+const againstLocalServer = againstSuiteServer();
 
 interface ServerProcess {
   baseUrl: string;
@@ -41,7 +41,7 @@ async function startServerProcess(dataDir: string): Promise<ServerProcess> {
   children.push(child);
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 90_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/[^/\s]+)\/api\/v4/.exec(output);
@@ -186,6 +186,6 @@ describe('jobs across a crash of the server process', () => {
       expect(await git([`--git-dir=${mirrorPath}`, 'rev-parse', 'refs/heads/main'])).toBe(tip);
       await kill(server);
     },
-    60_000,
+    240_000,
   );
 });

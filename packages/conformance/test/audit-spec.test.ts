@@ -139,7 +139,7 @@ describe('document 1 in the spec', () => {
     }
   });
 
-  it('sends the nine X-Service-* headers, required, on HEAD and GET of a file, its blame and raw content', () => {
+  it("sends the nine X-Service-* headers, required, (and GitLab's X-Gitlab-* beside them) on HEAD and GET of a file, its blame and raw content", () => {
     for (const id of [
       'getRepositoryFile',
       'headRepositoryFile',
@@ -150,7 +150,11 @@ describe('document 1 in the spec', () => {
     ]) {
       const ok = resolve((operation(id).responses as JsonObject)['200']);
       const headers = (ok.headers ?? {}) as JsonObject;
-      expect(Object.keys(headers).sort(), id).toEqual([...X_SERVICE].sort());
+      // The seeds' nine, and beside them only GitLab's own names for the same values (X-Gitlab-*).
+      const names = Object.keys(headers);
+      expect(names.filter((name) => name.startsWith('X-Service-')).sort(), id).toEqual([...X_SERVICE].sort());
+      for (const name of names.filter((name) => !name.startsWith('X-Service-')))
+        expect(X_SERVICE, `${id} ${name}`).toContain(name.replace(/^X-Gitlab-/, 'X-Service-'));
       for (const name of X_SERVICE) expect(resolve(headers[name]).required, `${id} ${name}`).toBe(true);
       expect(resolve<JsonObject>(resolve(headers['X-Service-Size']).schema).type).toBe('integer');
       if (id.startsWith('head')) expect(ok.content, id).toBeUndefined();

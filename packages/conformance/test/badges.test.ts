@@ -247,7 +247,7 @@ describe('group badges', () => {
     // The values are those of a project of the group: the same as that project's own preview.
     const firstProject = badge.rendered_link_url.replace('https://ci.example.com/', '').split('/-/')[0] ?? '';
     expect(firstProject.startsWith(`${namespace}/`)).toBe(true);
-    if (target.local) expect(firstProject).toBe(publicProject); // the demo's oldest project of `acme`
+    if (target.dataDir) expect(firstProject).toBe(publicProject); // the demo's oldest project of `acme`
     const preview = await call('maintainer', 'GET', projectPath(firstProject, '/render'), {
       query: { link_url: LINK, image_url: IMAGE },
     });

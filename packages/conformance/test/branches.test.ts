@@ -41,11 +41,15 @@ async function pageOf(client: ReturnType<Target['as']>, page: number | string) {
   };
 }
 
-/** Creates `branch` from main as the maintainer (fixture branches may be deleted as merged by other tests). */
-async function ownBranch(branch: string): Promise<string> {
+/**
+ * Creates `branch` as the maintainer (fixture branches may be deleted as merged by other tests), from main's
+ * parent by default: merged into main, which a branch at main's head is not (GitLab's
+ * `merged_to_root_ref?`).
+ */
+async function ownBranch(branch: string, ref = 'main~1'): Promise<string> {
   const created = await target
     .as('maintainer')
-    .POST(LIST, { params: { path: { id: project } }, body: { branch, ref: 'main' } });
+    .POST(LIST, { params: { path: { id: project } }, body: { branch, ref } });
   expect(created.response.status).toBe(201);
   return branch;
 }
@@ -311,10 +315,76 @@ describe('creating and deleting branches', () => {
     ).toBe(403);
   });
 
+  it("counts a branch at the default branch's head as not merged, and deleting merged branches keeps it", async () => {
+    // A project of its own, so no other file's commit moves its main meanwhile.
+    const client = target.as('maintainer');
+    const created = await client.POST('/projects', {
+      body: { path: `at-head-${RUN.toLowerCase()}`, initialize_with_readme: true },
+    });
+    expect(created.response.status).toBe(201);
+    const id = String(created.data?.id);
+    const atHead = `at-head-${RUN}`;
+    const branch = await client.POST(LIST, {
+      params: { path: { id } },
+      body: { branch: atHead, ref: 'main' },
+    });
+    expect(branch.data?.merged).toBe(false);
+    // A commit on main: the branch is now behind it, so merged; a new one at main's head is not.
+    const commit = await client.POST('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id, file_path: 'next.txt' } },
+      body: { branch: 'main', content: 'next\n', commit_message: 'Move main on' },
+    });
+    expect(commit.response.status).toBe(201);
+    const behind = await client.GET(ONE, { params: { path: { id, branch: atHead } } });
+    expect(behind.data?.merged).toBe(true);
+    const fresh = `fresh-${RUN}`;
+    await client.POST(LIST, { params: { path: { id } }, body: { branch: fresh, ref: 'main' } });
+    const listed = await client.GET(LIST, { params: { path: { id } } });
+    expect(listed.data?.map((b) => [b.name, b.merged])).toEqual([
+      [atHead, true],
+      [fresh, false],
+      ['main', false],
+    ]);
+    const deleted = await client.DELETE('/projects/{id}/repository/merged_branches', {
+      params: { path: { id } },
+    });
+    expect(deleted.response.status).toBe(202);
+    const left = await client.GET(LIST, { params: { path: { id } } });
+    expect(left.data?.map((b) => b.name)).toEqual([fresh, 'main']);
+    await client.DELETE('/projects/{id}', { params: { path: { id } } });
+  });
+
+  it('in an empty repository, makes the default branch first (an empty README.md), as GitLab does', async () => {
+    const client = target.as('maintainer');
+    const created = await client.POST('/projects', { body: { path: `empty-${RUN.toLowerCase()}` } });
+    expect(created.response.status).toBe(201);
+    const id = String(created.data?.id);
+    expect((await client.GET(LIST, { params: { path: { id } } })).data).toEqual([]);
+    // Another ref than the default branch still does not exist; the default branch is made all the same.
+    const unknownRef = await client.POST(LIST, {
+      params: { path: { id } },
+      body: { branch: `other-${RUN}`, ref: 'no-such-ref' },
+    });
+    expect(unknownRef.response.status).toBe(400);
+    const branch = await client.POST(LIST, {
+      params: { path: { id } },
+      body: { branch: `first-${RUN}`, ref: 'main' },
+    });
+    expect(branch.response.status, JSON.stringify(branch.error)).toBe(201);
+    expect(branch.data).toMatchObject({ name: `first-${RUN}`, merged: false, default: false });
+    expect(branch.data?.commit).toMatchObject({ title: 'Add README.md', parent_ids: [] });
+    const names = (await client.GET(LIST, { params: { path: { id } } })).data?.map((b) => b.name);
+    expect(names).toEqual([`first-${RUN}`, 'main']);
+    const readme = await client.GET('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id, file_path: 'README.md' }, query: { ref: 'main' } },
+    });
+    expect(readme.data).toMatchObject({ size: 0, content: '' });
+    await client.DELETE('/projects/{id}', { params: { path: { id } } });
+  });
+
   it('deletes merged branches but keeps protected, unmerged and default ones (202)', async () => {
     const client = target.as('maintainer');
-    const merged = `merged/one-${RUN}`;
-    await client.POST(LIST, { params: { path: { id: project } }, body: { branch: merged, ref: 'main' } });
+    const merged = await ownBranch(`merged/one-${RUN}`);
     const { response, data } = await client.DELETE('/projects/{id}/repository/merged_branches', {
       params: { path: { id: project } },
     });

@@ -52,17 +52,19 @@ describe('collab-conformance fuzz', () => {
     // Every kind of request is in a plan, and the first jobs cover every operation once.
     const kinds = new Set(first.map((text) => (JSON.parse(text) as string[])[0]));
     expect([...kinds].sort()).toEqual(['auth', 'invalid', 'method', 'sequence', 'valid']);
-    const operations = new Set(
-      first.slice(0, index.operations.length).map((t) => (JSON.parse(t) as string[])[1]),
-    );
-    expect(operations.size).toBe(index.operations.length);
+    // Every operation but the one that would revoke the fuzz's own token (x-revokes-caller-token).
+    const fuzzable = index.operations.filter((entry) => !entry.revokesCallerToken).length;
+    const operations = new Set(first.slice(0, fuzzable).map((t) => (JSON.parse(t) as string[])[1]));
+    expect(operations.size).toBe(fuzzable);
   });
 
   it(`finds nothing in ${REQUESTS} requests to the reference server (seed ${SEED})`, async () => {
     const report: FuzzReport = await fuzz({
       config: target.config,
       requests: REQUESTS,
-      seconds: 1_200,
+      // Bounded by the count alone: a loaded machine makes it slower, never shorter (20 minutes of a
+      // loaded machine sent fewer than half of the 20,000).
+      seconds: Number.POSITIVE_INFINITY,
       seed: SEED,
       parallel: 4,
     });
@@ -74,7 +76,8 @@ describe('collab-conformance fuzz', () => {
     expect(report.byStatus['2xx'] ?? 0).toBeGreaterThan(REQUESTS / 5);
     expect(report.operations.fuzzed).toBeGreaterThan(200);
     expect(report.unsupported).toEqual({});
-  }, 1_500_000);
+    // Only against a hang: the run ends when its requests are sent.
+  }, 3_600_000);
 
   it('prints counts and time, writes the JSON report, and exits 0 without findings (2 on a usage error)', async () => {
     const json = join(work, 'report.json');

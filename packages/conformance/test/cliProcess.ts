@@ -24,9 +24,14 @@ export interface Finished {
   output: string;
 }
 
-/** Runs `command args` in `cwd` with the user's environment, to its end. */
-export async function runToEnd(command: string, args: readonly string[], cwd: string): Promise<Finished> {
-  const child = spawn(command, args, { cwd, env: userEnvironment() });
+/** Runs `command args` in `cwd` with the user's environment (and `env`), to its end. */
+export async function runToEnd(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Finished> {
+  const child = spawn(command, args, { cwd, env: { ...userEnvironment(), ...env } });
   const finished: Finished = { code: -1, stdout: '', stderr: '', output: '' };
   child.stdout.on('data', (chunk: Buffer) => {
     finished.stdout += chunk.toString();

@@ -1,8 +1,8 @@
 // The report of `collab-conformance run` (src/cli/report.ts), built from made-up exchanges and test results:
 // which operations a run limited by --only shows.
 import { describe, expect, it } from 'vitest';
+import { onlyMatcher } from '../src/cli/options.js';
 import { buildReport, type ReportInput } from '../src/cli/report.js';
-import { onlyMatcher } from '../src/cli/run.js';
 import { loadSpecIndex } from '../src/specIndex.js';
 
 const operations = loadSpecIndex().operations;

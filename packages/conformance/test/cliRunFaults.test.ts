@@ -51,7 +51,7 @@ async function runAgainstProxy(name: string): Promise<Outcome> {
   const json = join(work, `${name}.json`);
   const junit = join(work, `${name}.xml`);
   const args = ['run', '--base-url', proxy.url, '--config', join(work, 'config.json')];
-  args.push('--only', 'badge', '--report-json', json, '--report-junit', junit);
+  args.push('--only', 'badge', '--report-json', json, '--report-junit', junit, '--out', join(work, name));
   // The CLI starts a vitest of its own: none of this one's variables (VITEST_*, the suite's config) leak in.
   const { code, stdout, stderr } = await runCli(args);
   return {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, openTarget, type Target } from '../src/index.js';
 import { newKey } from './sshKeys.js';
@@ -57,6 +58,13 @@ describe('adding a deploy key', () => {
       expect(response.status).toBe(201);
       expect(data).toMatchObject({ title: `${type} key`, key, can_push: type === 'rsa' });
       expect(data?.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+      // GitLab's fingerprints of the key blob, as OpenSSH prints them (MD5 in hex pairs, SHA256 in base64).
+      const blob = Buffer.from(key.split(' ')[1] ?? '', 'base64');
+      const md5 = createHash('md5').update(blob).digest('hex');
+      expect(data?.fingerprint).toBe(md5.match(/../g)?.join(':'));
+      expect(data?.fingerprint_sha256).toBe(
+        `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`,
+      );
     }
   });
 
@@ -401,7 +409,16 @@ describe('the instance-wide list', () => {
     const all = await collect(client.paginate(() => client.GET(ALL, { params: { query: { per_page: 2 } } })));
     expect(all).toHaveLength(total);
     const mine = all.filter((item) => item.id === id);
-    expect(mine).toEqual([{ id, title: 'instance', key, created_at: expect.any(String) }]);
+    expect(mine).toEqual([
+      {
+        id,
+        title: 'instance',
+        key,
+        fingerprint: expect.stringMatching(/^[0-9a-f]{2}(:[0-9a-f]{2}){15}$/),
+        fingerprint_sha256: expect.stringMatching(/^SHA256:/),
+        created_at: expect.any(String),
+      },
+    ]);
     expect(all.every((item) => !('can_push' in item))).toBe(true);
   });
 

@@ -286,6 +286,14 @@ describe('GET /groups/:id/epics', () => {
     expect(beta.map((epic) => epic.id).sort()).toEqual([first.id, second.id].sort());
     const both = await listRun('reporter', group, { labels: `alpha-${RUN},beta-${RUN}` });
     expect(both.map((epic) => epic.id)).toEqual([first.id]);
+    // An array filter, as GitLab takes it: `labels[]=a&labels[]=b` and `labels=a&labels=b`.
+    for (const query of [
+      `labels[]=alpha-${RUN}&labels[]=beta-${RUN}&search=${RUN}`,
+      `labels=alpha-${RUN}&labels=beta-${RUN}&search=${RUN}`,
+    ]) {
+      const answer = await call<Epic[]>('reporter', 'GET', epicsOf(group), { query });
+      expect([query, answer.status, answer.body.map((epic) => epic.id)]).toEqual([query, 200, [first.id]]);
+    }
     const none = await listRun('reporter', group, { labels: 'None' });
     expect(none.map((epic) => epic.id)).toContain(closed.id);
     expect(none.map((epic) => epic.id)).not.toContain(first.id);
@@ -372,6 +380,21 @@ describe('PUT /groups/:id/epics/:epic_iid', () => {
     expect(reopening.status).toBe(200);
     expect(reopening.body.state).toBe('opened');
     expect(reopening.body.closed_at).toBeNull();
+  });
+
+  it('takes labels as an array too, on create, on update and as a form (labels[]), as GitLab does', async () => {
+    const created = await createEpic(group, { labels: [`arr-b-${RUN}`, ` arr-a-${RUN} `, `arr-b-${RUN}`] });
+    expect(created.labels).toEqual([`arr-a-${RUN}`, `arr-b-${RUN}`]);
+    const updated = await call<Epic>('developer', 'PUT', epicOf(group, created.iid), {
+      json: { labels: ['ux', `arr-c-${RUN},arr-d-${RUN}`] },
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body.labels).toEqual([`arr-c-${RUN}`, `arr-d-${RUN}`, 'ux']);
+    const form = await call<Epic>('developer', 'PUT', epicOf(group, created.iid), {
+      form: { 'labels[]': `arr-e-${RUN}` },
+    });
+    expect(form.status, JSON.stringify(form.body)).toBe(200);
+    expect(form.body.labels).toEqual([`arr-e-${RUN}`]);
   });
 
   it('changes the title, description, labels and dates given, and only those', async () => {

@@ -22,8 +22,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, RUN, type Target } from '../src/index.js';
+import { againstSuiteServer, openTarget, RUN, type Target } from '../src/index.js';
 import { gitbeakerClients, refusal, validateGlobalFetch } from './gitbeakerSupport.js';
+import { ownServer } from './ownServer.js';
 import { newKey } from './sshKeys.js';
 import { readTarGz } from './tarball.js';
 import { startReceiver } from './uploadReceiver.js';
@@ -204,16 +205,24 @@ describe('projects', () => {
   });
 
   it('lists starrers and languages', async () => {
-    const { publicProject, users, projects } = target.config.fixtures;
+    const { publicProject, users } = target.config.fixtures;
     const starrers = await as('developer').Projects.allStarrers(publicProject);
     expect(starrers.map((s) => s.user.username)).toEqual(
       [users.outsider, users.developer, users.owner].map((u) => u.username),
     );
     expect(starrers[0]?.starred_since).toEqual(expect.any(String));
-    expect(await as('developer').Projects.showLanguages(projects.personalPublic)).toEqual({
-      Shell: 75,
-      Python: 25,
-    });
+    // Languages of a repository of its own (the demo projects' content may have changed on a server in use):
+    // 300 bytes of shell and 100 of Python; the README, prose, does not count.
+    const own = (await as('owner').Projects.create({
+      path: `gitbeaker-languages-${RUN}`,
+      namespaceId,
+      initializeWithReadme: true,
+      visibility: 'public',
+    })) as { id: number; default_branch: string };
+    const files = as('owner').RepositoryFiles;
+    await files.create(own.id, 'run.sh', own.default_branch, 'echo ok!!\n'.repeat(30), 'Add a script');
+    await files.create(own.id, 'tool.py', own.default_branch, 'print(12)\n'.repeat(10), 'Add a tool');
+    expect(await as('developer').Projects.showLanguages(own.id)).toEqual({ Shell: 75, Python: 25 });
   });
 
   it('uploads a file for reference', async () => {
@@ -344,8 +353,13 @@ describe('repository files and branches', () => {
   it('creates, lists, reads and removes branches, and removes the merged ones', async () => {
     const branches = as('developer').Branches;
     const created = await branches.create(project.id, `feature/${RUN}`, 'main');
-    // At main's commit, so merged into the default branch, as GitLab counts it.
-    expect(created).toMatchObject({ name: `feature/${RUN}`, merged: true, protected: false, default: false });
+    // At main's head: not merged, as GitLab counts it (`Repository#merged_to_root_ref?`).
+    expect(created).toMatchObject({
+      name: `feature/${RUN}`,
+      merged: false,
+      protected: false,
+      default: false,
+    });
     expect(created.commit.id).toMatch(/^[0-9a-f]{40}$/);
     const listed = await branches.all(project.id, { search: RUN });
     expect(listed.map((b) => b.name)).toEqual([`feature/${RUN}`]);
@@ -353,13 +367,21 @@ describe('repository files and branches', () => {
     expect(await branches.remove(project.id, `feature/${RUN}`)).toBeNull();
     expect((await refusal(branches.show(project.id, `feature/${RUN}`))).status).toBe(404);
 
-    // A branch at main's commit counts as merged.
+    // A branch that main has moved past counts as merged; one at main's head does not, and stays.
     await branches.create(project.id, `merged/${RUN}`, 'main');
+    await as('developer').RepositoryFiles.create(
+      project.id,
+      `moved-on-${RUN}.txt`,
+      'main',
+      'on\n',
+      'Move on',
+    );
+    await branches.create(project.id, `at-head/${RUN}`, 'main');
     expect(await as('maintainer').Branches.removeMerged(project.id)).toEqual({ message: '202 Accepted' });
     await waitFor(
       'the merged branch to go',
       () => branches.all(project.id, { search: RUN }),
-      (left) => left.length === 0,
+      (left) => left.map((b) => b.name).join() === `at-head/${RUN}`,
     );
   });
 
@@ -577,8 +599,9 @@ describe('export and import', () => {
 describe('repository storage moves', () => {
   it('lists the moves and reads one (administrators)', async (context) => {
     const moves = as('admin').ProjectRepositoryStorageMoves;
-    if (target.local) {
-      // Moves are made by the operator command; on this file's own server one is scheduled here.
+    const dataDir = target.dataDir;
+    if (dataDir) {
+      // Moves are made by the operator command; on this repository's server one is scheduled here.
       const server = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
       await new Promise<void>((resolve, reject) =>
         execFile(
@@ -586,7 +609,7 @@ describe('repository storage moves', () => {
           [
             join(server, 'src', 'areas', 'storageMoves', 'moveStorageCommand.ts'),
             '--data-dir',
-            target.local?.dataDir ?? '',
+            dataDir,
             '--project',
             otherProject.path_with_namespace,
             '--to',
@@ -610,7 +633,7 @@ describe('repository storage moves', () => {
     );
     const first = (await moves.all({ perPage: 100, maxPages: 1 })).find((move) => move.id === newest.id);
     expect(first).toEqual(done);
-    if (target.local)
+    if (target.dataDir)
       expect(first).toMatchObject({
         project: { id: otherProject.id },
         source_storage_name: 'default',
@@ -708,7 +731,7 @@ describe('access requests', () => {
     expect(members.map((m) => [m.id, m.access_level])).toEqual([[outsider.id, 20]]);
   });
 
-  it('requests access to a group and withdraws or has it denied; approves on its own server', async () => {
+  it('requests access to a group and withdraws or has it denied', async () => {
     const { namespace, users } = target.config.fixtures;
     const requests = as('owner').GroupAccessRequests;
     const requested = await as('outsider').GroupAccessRequests.request(namespace);
@@ -720,14 +743,28 @@ describe('access requests', () => {
     );
     // Requesting as a member is refused, as GitLab does.
     expect((await refusal(as('developer').GroupAccessRequests.request(namespace))).status).toBe(400);
-    if (!target.local) return;
-    // Makes the outsider a member of the fixture group for good: only on this file's own server.
-    await as('outsider').GroupAccessRequests.request(namespace);
-    const approved = await requests.approve(namespace, users.outsider.id, { accessLevel: 10 });
-    expect(approved).toMatchObject({ id: users.outsider.id, access_level: 10 });
-    const member = await as('owner').GroupMembers.show(namespace, users.outsider.id);
-    expect(member.access_level).toBe(10);
   });
+
+  it('approves a group access request (on a server of its own)', async (context) => {
+    // The approval makes the outsider a member of the fixture group for good: no file sharing a server may.
+    if (!againstSuiteServer()) return context.skip();
+    const own = await ownServer();
+    const restoreFetch = validateGlobalFetch(own);
+    try {
+      const ownAs = gitbeakerClients(() => own);
+      const { namespace, users } = own.config.fixtures;
+      await ownAs('outsider').GroupAccessRequests.request(namespace);
+      const approved = await ownAs('owner').GroupAccessRequests.approve(namespace, users.outsider.id, {
+        accessLevel: 10,
+      });
+      expect(approved).toMatchObject({ id: users.outsider.id, access_level: 10 });
+      const member = await ownAs('owner').GroupMembers.show(namespace, users.outsider.id);
+      expect(member.access_level).toBe(10);
+    } finally {
+      restoreFetch();
+      await own.close();
+    }
+  }, 120_000);
 });
 
 describe('notes, snippets, labels, epics, todos and notification settings', () => {

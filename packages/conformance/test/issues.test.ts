@@ -372,6 +372,10 @@ describe('list', () => {
     ]);
     expect(mine(await listTitles('guest', publicProject, { labels: 'red,blue' }))).toEqual([a.title]);
     expect(mine(await listTitles('guest', publicProject, { labels: 'red' }))).toEqual([b.title, a.title]);
+    // As an array, as GitLab takes it.
+    expect(mine(await listTitles('guest', publicProject, 'labels[]=red&labels[]=blue'))).toEqual([a.title]);
+    expect(mine(await listTitles('guest', publicProject, 'labels=red&labels=blue'))).toEqual([a.title]);
+    expect(mine(await listTitles('guest', publicProject, 'labels[]=none'))).toEqual([c.title]);
     expect(mine(await listTitles('guest', publicProject, { labels: 'None' }))).toEqual([c.title]);
     expect(mine(await listTitles('guest', publicProject, { labels: 'Any' }))).toEqual([b.title, a.title]);
     expect(mine(await listTitles('guest', publicProject, { author_id: String(users.reporter.id) }))).toEqual([

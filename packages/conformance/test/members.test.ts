@@ -8,10 +8,16 @@
 // server.
 import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureUser, openTarget, type Target, type UserRole } from '../src/index.js';
+import {
+  againstSuiteServer,
+  type FixtureUser,
+  openTarget,
+  type Target,
+  type UserRole,
+} from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
-const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+const againstLocalServer = againstSuiteServer();
 
 let target: Target;
 let users: Record<UserRole, FixtureUser>;

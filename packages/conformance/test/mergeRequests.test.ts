@@ -1,9 +1,12 @@
 // Project merge requests (GitLab v4): list with its filters and pagination, read one, and the 401/403/404
-// matrix of every role. The API cannot create merge requests: the file reads those of the fixtures (see
-// `publicProject` in src/config.ts), so it changes nothing and runs the same on a shared server.
+// matrix of every role, on the merge requests of the fixtures (see `publicProject` in src/config.ts); then
+// the writes: create, update (state events, labels, assignees, target branch) and merge, a real git merge
+// as each `merge_method` makes it, with the refusals GitLab gives (401, 405, 406, 409), system notes,
+// to-dos and concurrent merges. The writes use branches and projects of this run (RUN in their names), so
+// the fixtures' merge requests stay as they are and a shared server can run the file again.
 import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureUser, openTarget, type Role, type Target } from '../src/index.js';
+import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
 let target: Target;
@@ -110,8 +113,14 @@ describe('list', () => {
     expect(unlabelled.every((mr) => mr.labels.length === 0)).toBe(true);
     expect(labelled.length + unlabelled.length).toBe(all.length);
     const first = open.labels[0];
-    if (first !== undefined)
+    if (first !== undefined) {
       expect((await list('guest', publicProject, { labels: first })).map((mr) => mr.iid)).toContain(open.iid);
+      // As an array, as GitLab takes it.
+      const asArray = await list('guest', publicProject, `labels[]=${encodeURIComponent(first)}`);
+      expect(asArray.map((mr) => mr.iid)).toContain(open.iid);
+    }
+    const anyArray = await list('guest', publicProject, 'labels[]=Any');
+    expect(anyArray.map((mr) => mr.iid)).toEqual(labelled.map((mr) => mr.iid));
   });
 
   it('orders and pages with the pagination headers', async () => {
@@ -209,4 +218,469 @@ describe('who may read', () => {
       owner: 403,
     });
   });
+});
+
+/* Writes ----------------------------------------------------------------------------------------------- */
+
+type Branch = components['schemas']['Branch'];
+type Note = components['schemas']['Note'];
+type Todo = components['schemas']['Todo'];
+type Project = components['schemas']['ProjectFull'];
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+const enc = encodeURIComponent;
+const run = RUN.toLowerCase();
+let counter = 0;
+/** A name unique to this run and call. */
+const unique = (what: string) => `${what}-${run}-${++counter}`;
+
+async function send<T = unknown>(
+  caller: Caller,
+  method: Method,
+  path: string,
+  status: number,
+  options: {
+    json?: Record<string, unknown>;
+    form?: Record<string, string>;
+    query?: Record<string, string>;
+  } = {},
+): Promise<T> {
+  const answer = await callAs<T>(target, caller, path, { method, ...options });
+  expect(answer.status, `${caller} ${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(status);
+  return answer.body;
+}
+
+/** A new branch of `project` from `from`, with one commit writing `file` (as the developer). */
+async function branchWith(project: string, file: string, content: string, from = 'main'): Promise<string> {
+  const name = unique('mr');
+  await send('developer', 'POST', `/projects/${project}/repository/branches`, 201, {
+    json: { branch: name, ref: from },
+  });
+  await commitFile(project, name, file, content);
+  return name;
+}
+
+/** One commit on `branch` that creates or updates `file`. */
+async function commitFile(project: string, branch: string, file: string, content: string): Promise<void> {
+  const path = `/projects/${project}/repository/files/${enc(file)}`;
+  const exists = (await callAs(target, 'developer', path, { query: { ref: branch } })).status === 200;
+  await send('developer', exists ? 'PUT' : 'POST', path, exists ? 200 : 201, {
+    json: { branch, content, commit_message: `Write ${file}` },
+  });
+}
+
+async function branch(project: string, name: string): Promise<Branch> {
+  return send<Branch>('developer', 'GET', `/projects/${project}/repository/branches/${enc(name)}`, 200);
+}
+
+async function createMr(project: string, fields: Record<string, unknown>, caller: Caller = 'developer') {
+  return send<MergeRequest>(caller, 'POST', listOf(project), 201, {
+    json: { target_branch: 'main', title: unique('MR'), ...fields },
+  });
+}
+
+async function systemNotes(project: string, iid: number): Promise<string[]> {
+  const notes = await send<Note[]>('developer', 'GET', `${oneOf(project, iid)}/notes`, 200, {
+    query: { sort: 'asc', order_by: 'created_at', per_page: '100' },
+  });
+  return notes.filter((note) => note.system).map((note) => note.body);
+}
+
+/** A public project of this run in the fixtures' group (the roles' levels hold there), `main` unprotected. */
+async function newProject(settings: Record<string, unknown> = {}): Promise<string> {
+  const group = await send<{ id: number }>(
+    'owner',
+    'GET',
+    `/groups/${enc(target.config.fixtures.namespace)}`,
+    200,
+  );
+  const project = await send<Project>('owner', 'POST', '/projects', 201, {
+    json: {
+      name: unique('Merges'),
+      namespace_id: group.id,
+      visibility: 'public',
+      initialize_with_readme: true,
+      ...settings,
+    },
+  });
+  createdProjects.push(project.id);
+  return String(project.id);
+}
+
+const createdProjects: number[] = [];
+afterAll(async () => {
+  for (const id of createdProjects) await callAs(target, 'owner', `/projects/${id}`, { method: 'DELETE' });
+});
+
+describe('create', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await newProject();
+  }, 60_000);
+
+  it('opens a merge request (201) with the next iid, the source head, labels, assignees and a to-do', async () => {
+    const source = await branchWith(project, 'feature.txt', 'one\n');
+    const head = (await branch(project, source)).commit.id;
+    const created = await createMr(project, {
+      source_branch: source,
+      description: 'Please look, @developer',
+      labels: 'feature, backend,feature',
+      assignee_ids: [users.maintainer.id],
+      remove_source_branch: true,
+    });
+    expect(created).toMatchObject({
+      state: 'opened',
+      source_branch: source,
+      target_branch: 'main',
+      sha: head,
+      labels: ['backend', 'feature'],
+      merge_status: 'can_be_merged',
+      detailed_merge_status: 'mergeable',
+      force_remove_source_branch: true,
+      should_remove_source_branch: null,
+      merged_by: null,
+      merge_commit_sha: null,
+      subscribed: true,
+      user: { can_merge: true },
+    });
+    expect(created.author.id).toBe(users.developer.id);
+    expect(created.assignees.map((user) => user.id)).toEqual([users.maintainer.id]);
+    const next = await createMr(project, { source_branch: await branchWith(project, 'b.txt', 'b\n') });
+    expect(next.iid).toBe(created.iid + 1);
+
+    const read = await send<MergeRequest>('anonymous', 'GET', oneOf(project, created.iid), 200);
+    expect(read).toMatchObject({ id: created.id, title: created.title, labels: ['backend', 'feature'] });
+
+    const todos = await send<Todo[]>('maintainer', 'GET', '/todos', 200, {
+      query: { type: 'MergeRequest', action: 'assigned', project_id: String(created.project_id) },
+    });
+    expect(todos.map((todo) => todo.target.id)).toContain(created.id);
+    const mentions = await send<Todo[]>('developer', 'GET', '/todos', 200, {
+      query: { type: 'MergeRequest', project_id: String(created.project_id) },
+    });
+    // The author mentioning themselves gets a to-do too, as GitLab makes it.
+    expect(mentions.some((todo) => todo.target.id === created.id)).toBe(true);
+  });
+
+  it('takes the parameters as a form and the labels as an array', async () => {
+    const source = await branchWith(project, 'form.txt', 'form\n');
+    const { status, body } = await callAs<MergeRequest>(target, 'developer', listOf(project), {
+      method: 'POST',
+      form: { source_branch: source, target_branch: 'main', title: unique('Form'), squash: 'true' },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    expect(body.squash).toBe(true);
+    const array = await createMr(project, {
+      source_branch: await branchWith(project, 'arr.txt', 'a\n'),
+      labels: ['z', 'a'],
+    });
+    expect(array.labels).toEqual(['a', 'z']);
+  });
+
+  it('answers 409 for an open duplicate and for the same branch, 400 for a missing branch or parameter', async () => {
+    const source = await branchWith(project, 'dup.txt', 'dup\n');
+    const first = await createMr(project, { source_branch: source });
+    const duplicate = await send<ErrorBody>('developer', 'POST', listOf(project), 409, {
+      json: { source_branch: source, target_branch: 'main', title: 'again' },
+    });
+    expect(duplicate.message).toEqual([
+      `Another open merge request already exists for this source branch: !${first.iid}`,
+    ]);
+    const same = await send<ErrorBody>('developer', 'POST', listOf(project), 409, {
+      json: { source_branch: 'main', target_branch: 'main', title: 'same' },
+    });
+    expect(same.message).toEqual(["You can't use same project/branch for source and target"]);
+    const missing = await send<ErrorBody>('developer', 'POST', listOf(project), 400, {
+      json: { source_branch: `no-such-${run}`, target_branch: 'main', title: 'missing' },
+    });
+    expect(missing.message).toEqual([`Source branch "no-such-${run}" does not exist`]);
+    const noTarget = await send<ErrorBody>('developer', 'POST', listOf(project), 400, {
+      json: { source_branch: source, target_branch: `no-such-${run}`, title: 'missing' },
+    });
+    expect(noTarget.message).toEqual([`Target branch "no-such-${run}" does not exist`]);
+    const noTitle = await send<ErrorBody>('developer', 'POST', listOf(project), 400, {
+      json: { source_branch: source, target_branch: 'main' },
+    });
+    expect(noTitle.error).toBe('title is missing');
+    // Once the first is closed, another may be opened.
+    await send('developer', 'PUT', oneOf(project, first.iid), 200, { json: { state_event: 'close' } });
+    await createMr(project, { source_branch: source });
+  });
+
+  it('lets developers and above create (the role matrix)', async () => {
+    const source = await branchWith(project, 'roles.txt', 'roles\n');
+    const statuses: Record<string, number> = {};
+    for (const caller of [
+      'anonymous',
+      'invalid',
+      'outsider',
+      'guest',
+      'reporter',
+      'developerReadRepository',
+    ] as const)
+      statuses[caller] = (
+        await callAs(target, caller, listOf(project), {
+          method: 'POST',
+          json: { source_branch: source, target_branch: 'main', title: unique('Role') },
+        })
+      ).status;
+    expect(statuses).toEqual({
+      anonymous: 401,
+      invalid: 401,
+      outsider: 403,
+      guest: 403,
+      reporter: 403,
+      developerReadRepository: 403,
+    });
+    const privateStatus = await callAs(target, 'outsider', listOf(privateProject), {
+      method: 'POST',
+      json: { source_branch: 'a', target_branch: 'main', title: 'x' },
+    });
+    expect(privateStatus.status).toBe(404);
+    const disabled = await callAs(target, 'owner', listOf(disabledProject), {
+      method: 'POST',
+      json: { source_branch: 'a', target_branch: 'main', title: 'x' },
+    });
+    expect(disabled.status).toBe(403);
+    for (const caller of ['maintainer', 'owner'] as const)
+      await createMr(project, { source_branch: await branchWith(project, `${caller}.txt`, caller) }, caller);
+  });
+});
+
+describe('update', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await newProject();
+  }, 60_000);
+
+  it('changes the title, description, labels and assignees; closes and reopens with system notes', async () => {
+    const mr = await createMr(project, {
+      source_branch: await branchWith(project, 'u.txt', 'u\n'),
+      labels: 'a,b',
+    });
+    const path = oneOf(project, mr.iid);
+    const edited = await send<MergeRequest>('developer', 'PUT', path, 200, {
+      json: {
+        title: 'Draft: renamed',
+        description: 'new',
+        add_labels: 'c',
+        remove_labels: ['a'],
+        assignee_id: users.developer.id,
+      },
+    });
+    expect(edited).toMatchObject({
+      title: 'Draft: renamed',
+      description: 'new',
+      labels: ['b', 'c'],
+      draft: true,
+    });
+    expect(edited.assignees.map((user) => user.id)).toEqual([users.developer.id]);
+    const closed = await send<MergeRequest>('maintainer', 'PUT', path, 200, {
+      json: { state_event: 'close' },
+    });
+    expect(closed).toMatchObject({ state: 'closed', detailed_merge_status: 'not_open' });
+    expect(closed.closed_by?.id).toBe(users.maintainer.id);
+    expect(closed.closed_at).not.toBeNull();
+    const reopened = await send<MergeRequest>('developer', 'PUT', path, 200, {
+      form: { state_event: 'reopen', labels: '' },
+    });
+    expect(reopened).toMatchObject({ state: 'opened', closed_by: null, closed_at: null, labels: [] });
+    expect(await systemNotes(project, mr.iid)).toEqual(['closed', 'reopened']);
+  });
+
+  it('changes the target branch (a system note), refusing a missing or the source branch', async () => {
+    const source = await branchWith(project, 't.txt', 't\n');
+    const other = await branchWith(project, 'o.txt', 'o\n');
+    const mr = await createMr(project, { source_branch: source });
+    const path = oneOf(project, mr.iid);
+    const moved = await send<MergeRequest>('developer', 'PUT', path, 200, { json: { target_branch: other } });
+    expect(moved.target_branch).toBe(other);
+    expect(await systemNotes(project, mr.iid)).toEqual([
+      `changed target branch from \`main\` to \`${other}\``,
+    ]);
+    await send('developer', 'PUT', path, 400, { json: { target_branch: `gone-${run}` } });
+    await send('developer', 'PUT', path, 409, { json: { target_branch: source } });
+  });
+
+  it('refuses a reopening that would duplicate an open merge request (409)', async () => {
+    const source = await branchWith(project, 'r.txt', 'r\n');
+    const first = await createMr(project, { source_branch: source });
+    await send('developer', 'PUT', oneOf(project, first.iid), 200, { json: { state_event: 'close' } });
+    const second = await createMr(project, { source_branch: source });
+    const answer = await send<ErrorBody>('developer', 'PUT', oneOf(project, first.iid), 409, {
+      json: { state_event: 'reopen' },
+    });
+    expect(answer.message).toEqual([
+      `Another open merge request already exists for this source branch: !${second.iid}`,
+    ]);
+  });
+
+  it('needs one parameter (400), and the author or a developer (the role matrix)', async () => {
+    const mr = await createMr(project, { source_branch: await branchWith(project, 'm.txt', 'm\n') });
+    const path = oneOf(project, mr.iid);
+    const none = await send<ErrorBody>('developer', 'PUT', path, 400, { json: {} });
+    expect(none.error).toMatch(/at least one parameter must be provided$/);
+    const statuses: Record<string, number> = {};
+    for (const caller of ['anonymous', 'invalid', 'outsider', 'guest', 'reporter'] as const)
+      statuses[caller] = (await callAs(target, caller, path, { method: 'PUT', json: { title: 'x' } })).status;
+    expect(statuses).toEqual({ anonymous: 401, invalid: 401, outsider: 403, guest: 403, reporter: 403 });
+    await send('developer', 'PUT', oneOf(project, 999_999), 404, { json: { title: 'x' } });
+    await send('maintainer', 'PUT', path, 200, { json: { title: 'by the maintainer' } });
+  });
+});
+
+describe('merge', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await newProject();
+  }, 60_000);
+
+  const mergePath = (p: string, iid: number) => `${oneOf(p, iid)}/merge`;
+
+  it('merges with a merge commit, records it, notes it, resolves to-dos and deletes the source when asked', async () => {
+    // The target moves on after the branch is made: a true merge, not a fast-forward.
+    const source = await branchWith(project, 'merge-a.txt', 'a\n');
+    await commitFile(project, 'main', `main-${run}.txt`, 'main\n');
+    const sourceHead = (await branch(project, source)).commit.id;
+    const mainBefore = (await branch(project, 'main')).commit.id;
+    const mr = await createMr(project, { source_branch: source, assignee_ids: [users.developer.id] });
+    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(project, mr.iid), 200, {
+      json: { sha: sourceHead, should_remove_source_branch: true },
+    });
+    const main = await branch(project, 'main');
+    expect(merged).toMatchObject({
+      state: 'merged',
+      merge_commit_sha: main.commit.id,
+      should_remove_source_branch: true,
+      detailed_merge_status: 'not_open',
+      user: { can_merge: false },
+    });
+    expect(merged.merged_by?.id).toBe(users.developer.id);
+    expect(merged.merged_at).not.toBeNull();
+    expect(main.commit.parent_ids).toEqual([mainBefore, sourceHead]);
+    expect(main.commit.message).toBe(
+      `Merge branch '${source}' into 'main'\n\n${mr.title}\n\nSee merge request ${mr.references.full}`,
+    );
+    expect(main.commit.committer_name).toBe(users.developer.name);
+    expect(await systemNotes(project, mr.iid)).toEqual(['merged']);
+    const pending = await send<Todo[]>('developer', 'GET', '/todos', 200, {
+      query: { type: 'MergeRequest', project_id: String(mr.project_id) },
+    });
+    expect(pending.some((todo) => todo.target.id === mr.id)).toBe(false);
+    await send('developer', 'GET', `/projects/${project}/repository/branches/${enc(source)}`, 404);
+    const listed = await send<MergeRequest[]>('guest', 'GET', listOf(project), 200, {
+      query: { state: 'merged' },
+    });
+    expect(listed.map((one) => one.iid)).toContain(mr.iid);
+  });
+
+  it('answers 405 when not mergeable in its state, 406 on a conflict, 409 for a stale sha', async () => {
+    const closedMr = await createMr(project, { source_branch: await branchWith(project, 'c.txt', 'c\n') });
+    await send('developer', 'PUT', oneOf(project, closedMr.iid), 200, { json: { state_event: 'close' } });
+    expect((await send<ErrorBody>('developer', 'PUT', mergePath(project, closedMr.iid), 405)).message).toBe(
+      '405 Method Not Allowed',
+    );
+    const draft = await createMr(project, {
+      source_branch: await branchWith(project, 'd.txt', 'd\n'),
+      title: `Draft: ${unique('wip')}`,
+    });
+    await send('developer', 'PUT', mergePath(project, draft.iid), 405);
+
+    const file = `conflict-${run}.txt`;
+    await commitFile(project, 'main', file, 'base\n');
+    const conflicting = await branchWith(project, file, 'theirs\n');
+    await commitFile(project, 'main', file, 'ours\n');
+    const conflictMr = await createMr(project, { source_branch: conflicting });
+    expect(conflictMr).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true });
+    const conflict = await send<ErrorBody>('developer', 'PUT', mergePath(project, conflictMr.iid), 406);
+    expect(conflict.message).toBe('Branch cannot be merged');
+    expect((await send<MergeRequest>('developer', 'GET', oneOf(project, conflictMr.iid), 200)).state).toBe(
+      'opened',
+    );
+
+    const source = await branchWith(project, 's.txt', 's\n');
+    const staleMr = await createMr(project, { source_branch: source });
+    const head = (await branch(project, source)).commit.id;
+    const stale = await send<ErrorBody>('developer', 'PUT', mergePath(project, staleMr.iid), 409, {
+      json: { sha: 'a'.repeat(40) },
+    });
+    expect(stale.message).toBe(`SHA does not match HEAD of source branch: ${head}`);
+    await send('developer', 'PUT', mergePath(project, staleMr.iid), 200, { form: { sha: head } });
+    // Merged already.
+    await send('developer', 'PUT', mergePath(project, staleMr.iid), 405);
+    await send('developer', 'PUT', mergePath(project, 999_999), 404);
+  });
+
+  it('lets only those who may merge into the target branch merge (401 otherwise)', async () => {
+    const mr = await createMr(project, { source_branch: await branchWith(project, 'p.txt', 'p\n') });
+    const statuses: Record<string, number> = {};
+    for (const caller of ['anonymous', 'invalid', 'outsider', 'guest', 'reporter'] as const)
+      statuses[caller] = (await callAs(target, caller, mergePath(project, mr.iid), { method: 'PUT' })).status;
+    expect(statuses).toEqual({ anonymous: 401, invalid: 401, outsider: 401, guest: 401, reporter: 401 });
+    // The fixtures' public project protects `main` for merges by maintainers.
+    const fixture = await createMr(publicProject, {
+      source_branch: await branchWith(publicProject, `p-${run}.txt`, 'p\n'),
+    });
+    expect(fixture.user?.can_merge).toBe(false);
+    await send('developer', 'PUT', mergePath(publicProject, fixture.iid), 401);
+    await send('developer', 'PUT', oneOf(publicProject, fixture.iid), 200, {
+      json: { state_event: 'close' },
+    });
+    const privateIid = (await list('reporter', privateProject))[0]?.iid ?? 1;
+    await send('outsider', 'PUT', mergePath(privateProject, privateIid), 404);
+  });
+
+  it('merges one of two merges of one merge request at once; the other gets 405', async () => {
+    const mr = await createMr(project, { source_branch: await branchWith(project, 'race.txt', 'race\n') });
+    const answers = await Promise.all(
+      [1, 2].map(() => callAs(target, 'developer', mergePath(project, mr.iid), { method: 'PUT' })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 405]);
+    expect((await send<MergeRequest>('developer', 'GET', oneOf(project, mr.iid), 200)).state).toBe('merged');
+  });
+
+  it('squashes the source commits into one when asked', async () => {
+    const source = await branchWith(project, 'sq1.txt', '1\n');
+    await commitFile(project, source, 'sq2.txt', '2\n');
+    const mainBefore = (await branch(project, 'main')).commit.id;
+    const mr = await createMr(project, { source_branch: source });
+    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(project, mr.iid), 200, {
+      json: { squash: true, squash_commit_message: 'All in one' },
+    });
+    expect(merged.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    const main = await branch(project, 'main');
+    expect(main.commit.parent_ids).toEqual([mainBefore, merged.squash_commit_sha]);
+  });
+});
+
+describe('merge methods', () => {
+  it('fast-forwards with `ff` and refuses a merge that is no fast-forward (406)', async () => {
+    const project = await newProject();
+    await send('owner', 'PUT', `/projects/${project}`, 200, { json: { merge_method: 'ff' } });
+    const source = await branchWith(project, 'ff.txt', 'ff\n');
+    const head = (await branch(project, source)).commit.id;
+    const behind = await branchWith(project, 'behind.txt', 'b\n');
+    const mr = await createMr(project, { source_branch: source });
+    const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(project, mr.iid)}/merge`, 200);
+    expect(merged.merge_commit_sha).toBe(head);
+    expect((await branch(project, 'main')).commit.id).toBe(head);
+    // `behind` lacks the commit main now has: no fast-forward.
+    const late = await createMr(project, { source_branch: behind });
+    expect(late.merge_status).toBe('cannot_be_merged');
+    await send('developer', 'PUT', `${oneOf(project, late.iid)}/merge`, 406);
+  }, 60_000);
+
+  it('makes a merge commit only when a fast-forward is possible with `rebase_merge`', async () => {
+    const project = await newProject();
+    await send('owner', 'PUT', `/projects/${project}`, 200, { json: { merge_method: 'rebase_merge' } });
+    const source = await branchWith(project, 'rm.txt', 'rm\n');
+    const behind = await branchWith(project, 'rm-behind.txt', 'b\n');
+    const head = (await branch(project, source)).commit.id;
+    const mainBefore = (await branch(project, 'main')).commit.id;
+    const mr = await createMr(project, { source_branch: source });
+    await send('developer', 'PUT', `${oneOf(project, mr.iid)}/merge`, 200);
+    expect((await branch(project, 'main')).commit.parent_ids).toEqual([mainBefore, head]);
+    const late = await createMr(project, { source_branch: behind });
+    await send('developer', 'PUT', `${oneOf(project, late.iid)}/merge`, 406);
+  }, 60_000);
 });

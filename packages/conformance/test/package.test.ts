@@ -110,16 +110,18 @@ describe.skipIf(!npmVersion)('the packed tool (skipped: npm is not available)', 
     const roots = ['ajv', 'ajv-formats', 'vitest'];
     const closure = dependencyClosure(roots, packageDir);
     for (const [name, dir] of dependencyClosure(['openapi-fetch'], clientDir)) closure.set(name, dir);
-    for (const [key, dir] of closure) {
+    const copies = [...closure].map(([key, dir]) => {
       const copy = join(work, 'dependencies', key.replace(/[@/]/g, '_'));
       cpSync(dir, copy, {
         recursive: true,
         dereference: true,
         filter: (source) => !source.includes('/node_modules/', dir.length),
       });
-      // --ignore-scripts: a published package's prepack (tsdown, say) has nothing to build here.
-      run('npm', ['pack', copy, '--pack-destination', work, '--silent', '--ignore-scripts'], work);
-    }
+      return copy;
+    });
+    // One npm for all of them (an npm process per package was most of this test's time). --ignore-scripts:
+    // a published package's prepack (tsdown, say) has nothing to build here.
+    run('npm', ['pack', ...copies, '--pack-destination', work, '--silent', '--ignore-scripts'], work);
     const tarballs = readdirSync(work)
       .filter((name) => name.endsWith('.tgz'))
       .map((name) => join(work, name));

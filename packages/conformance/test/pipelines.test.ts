@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { CollabClient, components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  againstSuiteServer,
   collect,
   demoConfig,
   openTarget,
@@ -182,6 +183,25 @@ describe('POST /projects/:id/pipeline', () => {
       },
     });
     expect(created.web_url).toMatch(new RegExp(`/${project}/-/pipelines/${created.id}$`));
+    // GitLab's fields its clients read: the project's own numbering, the status as GitLab shows it.
+    expect(created.iid).toBeGreaterThanOrEqual(1);
+    expect(created.project_id).toBeGreaterThan(0);
+    expect(created.queued_duration).toBeNull();
+    expect(created.detailed_status).toMatchObject({
+      icon: 'status_pending',
+      text: 'pending',
+      group: 'pending',
+      details_path: `/${project}/-/pipelines/${created.id}`,
+    });
+    const next = await createPipeline(branch);
+    expect(next.iid).toBe(created.iid + 1);
+    const listed = await target.as('developer').GET('/projects/{id}/pipelines', {
+      params: { path: { id: project }, query: { ref: branch } },
+    });
+    expect(listed.data?.map((pipeline) => [pipeline.id, pipeline.iid])).toEqual([
+      [next.id, next.iid],
+      [created.id, created.iid],
+    ]);
 
     const finished = await waitFor(created.id);
     expect(finished.status).toBe('success');
@@ -193,6 +213,11 @@ describe('POST /projects/:id/pipeline', () => {
     // The declared durations (2 s, then 3 s) and the average of the declared coverages.
     expect(finished.duration).toBe(5);
     expect(finished.coverage).toBe('85.5');
+    expect(finished.detailed_status).toMatchObject({
+      icon: 'status_success',
+      text: 'passed',
+      label: 'passed',
+    });
     expect(finished.created_at).toBe(created.created_at);
   });
 
@@ -259,7 +284,7 @@ describe('POST /projects/:id/pipeline', () => {
       body: { ref: 'main', variables: [{ key: 'NOT VALID', value: 'x' }] },
     });
     expect(invalidKey.response.status).toBe(400);
-    expect(invalidKey.error?.error).toMatch(/^variables\.0\.key is invalid/);
+    expect(invalidKey.error?.error).toMatch(/^variables\[0\]\[key\] is invalid/);
     const twice = await target.as('developer').POST(CREATE, {
       params: { path: { id: project } },
       body: {
@@ -567,6 +592,7 @@ describe('GET /projects/:id/pipelines', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(data?.[0]).toEqual({
       id: expect.any(Number),
+      iid: expect.any(Number),
       project_id: expect.any(Number),
       source: 'api',
       status: expect.any(String),
@@ -712,14 +738,14 @@ describe('GET /projects/:id/pipelines', () => {
 });
 
 /** Tags cannot be created through this API: the local server's repository gets one with git itself. */
-const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+const againstLocalServer = againstSuiteServer();
 
 describe('pipelines for tags', () => {
   it.skipIf(!againstLocalServer)(
     'creates a pipeline for a tag (tag true) and lists it with scope=tags only',
     async () => {
       const branch = await branchWithConfig('ok:\n  script: x\n');
-      const storage = join(target.local?.dataDir ?? '', 'repositories', 'default');
+      const storage = join(target.dataDir ?? '', 'repositories', 'default');
       const repositories = (await readdir(storage)).map((name) => join(storage, name));
       let tagged = false;
       for (const repository of repositories) {

@@ -222,6 +222,22 @@ describe('who may export', () => {
       expect(response.status, JSON.stringify(upload)).toBe(400);
       expect(error).toHaveProperty('error');
     }
+    // The seeds require upload[url] when upload is present (GitLab would take `{}` as no upload): the error
+    // names the parameter as a form field does, in JSON as in form.
+    const missing = await client.POST(EXPORT, { params, body: { upload: {} as { url: string } } });
+    expect(missing.error).toEqual({ error: 'upload[url] is missing' });
+    const missingForm = await target.fetch(
+      `${target.config.baseUrl}/api/v4/projects/${encodeURIComponent(privateProject)}/export`,
+      {
+        method: 'POST',
+        headers: {
+          'PRIVATE-TOKEN': target.config.tokens.maintainer,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: 'upload[http_method]=POST',
+      },
+    );
+    expect(await missingForm.json()).toEqual({ error: 'upload[url] is missing' });
     // Nothing was queued by the refused requests.
     expect((await client.GET(EXPORT, { params })).data?.export_status).toBe(before);
   });
@@ -422,7 +438,7 @@ describe('uploading the archive', () => {
 
 describe('an export across a server restart', () => {
   it('resumes the pending upload after the server restarts on the same data directory', async (context) => {
-    if (!target.local) context.skip();
+    if (!target.dataDir) context.skip();
     const receiver = await startReceiver((index) => (index === 0 ? 503 : 200));
     let local = await startLocalServer();
     try {

@@ -142,7 +142,13 @@ describe('deliveries (a fresh local server whose hooks point at a local receiver
             ? {
                 ...project,
                 hooks: [
-                  { url: `${base}/all`, token: TOKEN, push_events: true, pipeline_events: true },
+                  {
+                    url: `${base}/all`,
+                    token: TOKEN,
+                    push_events: true,
+                    pipeline_events: true,
+                    merge_requests_events: true,
+                  },
                   { url: `${base}/release`, push_events: true, push_events_branch_filter: 'release/*' },
                 ],
               }
@@ -262,5 +268,70 @@ describe('deliveries (a fresh local server whose hooks point at a local receiver
     ]);
     // The release/* hook has no pipeline events.
     expect(bodies('/release', 'Pipeline Hook')).toEqual([]);
+  });
+
+  it('sends merge request events as a merge request opens and merges, and the push of the merge', async () => {
+    const project = local.config.fixtures.publicProject;
+    const maintainer = local.as('maintainer');
+    const source = `hooked-${RUN}`;
+    const branch = await maintainer.POST('/projects/{id}/repository/branches', {
+      params: { path: { id: project } },
+      body: { branch: source, ref: 'main' },
+    });
+    expect(branch.response.status).toBe(201);
+    const commit = await maintainer.POST('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id: project, file_path: `merge-hook-${RUN}.txt` } },
+      body: { branch: source, content: 'merged by a hook test\n', commit_message: `Merge hook ${RUN}` },
+    });
+    expect(commit.response.status).toBe(201);
+    const created = await maintainer.POST('/projects/{id}/merge_requests', {
+      params: { path: { id: project } },
+      body: { source_branch: source, target_branch: 'main', title: `Hooked ${RUN}`, labels: 'hooked' },
+    });
+    expect(created.response.status).toBe(201);
+    const iid = created.data?.iid ?? 0;
+    const merged = await maintainer.PUT('/projects/{id}/merge_requests/{merge_request_iid}/merge', {
+      params: { path: { id: project, merge_request_iid: iid } },
+      body: {},
+    });
+    expect(merged.response.status).toBe(200);
+    const mergeCommit = merged.data?.merge_commit_sha;
+    const events = await waitFor(
+      'the merge request events',
+      async () =>
+        bodies('/all', 'Merge Request Hook').filter(
+          (b) => (b.object_attributes as { iid: number }).iid === iid,
+        ),
+      (list) => list.length >= 2,
+    );
+    expect(events.map((b) => (b.object_attributes as { action: string }).action)).toEqual(['open', 'merge']);
+    expect(events[1]).toMatchObject({
+      object_kind: 'merge_request',
+      event_type: 'merge_request',
+      user: { username: 'maintainer' },
+      project: { path_with_namespace: project },
+      object_attributes: {
+        iid,
+        source_branch: source,
+        target_branch: 'main',
+        state: 'merged',
+        merge_commit_sha: mergeCommit,
+        last_commit: { title: `Merge hook ${RUN}` },
+      },
+      labels: [{ title: 'hooked' }],
+      changes: { state_id: { previous: 1, current: 3 } },
+    });
+    const [push] = await waitFor(
+      'the push event of the merge',
+      async () => bodies('/all', 'Push Hook').filter((b) => b.after === mergeCommit),
+      (list) => list.length > 0,
+    );
+    expect(push).toMatchObject({
+      ref: 'refs/heads/main',
+      user_username: 'maintainer',
+      total_commits_count: 2,
+    });
+    // The release/* hook has no merge request events.
+    expect(bodies('/release', 'Merge Request Hook')).toEqual([]);
   });
 });

@@ -36,15 +36,26 @@ type Project = components['schemas']['ProjectSummary'] &
 type Starrer = components['schemas']['ProjectStarrer'];
 type Languages = operations['getProjectLanguages']['responses'][200]['content']['application/json'];
 
-/** Every project the caller sees with these parameters (per_page 100: the demo is small). */
+/**
+ * Every project the caller sees with these parameters: every page (a server in use holds more than a page),
+ * unless the query names a page size.
+ */
 async function list(
   caller: Caller,
   query: Record<string, string> = {},
   path = '/projects',
 ): Promise<Project[]> {
-  const { status, body } = await call(caller, path, { per_page: '100', ...query });
-  expect(status, JSON.stringify(body)).toBe(200);
-  return body as Project[];
+  const all: Project[] = [];
+  for (let page = 1; ; page++) {
+    const { status, body, headers } = await call(caller, path, {
+      per_page: '100',
+      ...query,
+      page: String(page),
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    all.push(...(body as Project[]));
+    if (query.per_page !== undefined || !headers.get('x-next-page')) return all;
+  }
 }
 
 const paths = (projects: Project[]) => projects.map((project) => project.path_with_namespace).sort();
@@ -125,8 +136,11 @@ describe('GET /projects: visibility and forms', () => {
       ]),
     );
     expect(projects.every((project) => typeof project.repository_storage === 'string')).toBe(true);
-    // The administrator is no member: its permissions are empty.
-    expect(projects[0]?.permissions).toEqual({ project_access: null, group_access: null });
+    // The administrator is no member of the owner's personal project: its permissions are empty.
+    expect(projectAt(projects, fixtures.projects.personalPrivate)?.permissions).toEqual({
+      project_access: null,
+      group_access: null,
+    });
   });
 
   it('gives the summary form with simple=true and the full form otherwise', async () => {
@@ -423,7 +437,12 @@ describe('GET /projects/:id/languages', () => {
   it('gives the share of each language by bytes, adding up to 100', async () => {
     const { status, body } = await call('anonymous', languages(fixtures.projects.personalPublic));
     expect(status).toBe(200);
-    expect(body).toEqual({ Shell: 75, Python: 25 });
+    // On a server in use, a later test of this file may have committed a Go file: Shell stays 3 to Python's 1.
+    if (againstLocalServer) expect(body).toEqual({ Shell: 75, Python: 25 });
+    else {
+      const shares = body as Languages;
+      expect((shares.Shell ?? 0) / (shares.Python ?? 0)).toBeCloseTo(3, 2);
+    }
     const website = (await call('anonymous', languages(fixtures.publicProject))).body as Languages;
     const total = Object.values(website).reduce((sum, share) => sum + share, 0);
     expect(Math.round(total * 100)).toBe(10_000);

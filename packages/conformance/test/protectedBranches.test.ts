@@ -198,6 +198,7 @@ describe('protecting a branch', () => {
       push_access_levels: maintainers,
       merge_access_levels: maintainers,
       unprotect_access_levels: maintainers,
+      allow_force_push: false,
       code_owner_approval_required: 'false',
     });
   });
@@ -353,6 +354,24 @@ describe('updating and unprotecting', () => {
     const off = await client.PATCH(ONE, { params, body: { code_owner_approval_required: false } });
     expect(off.data?.code_owner_approval_required).toBe('false');
     expect((await client.GET(ONE, { params })).data?.code_owner_approval_required).toBe('false');
+  });
+
+  it("sets GitLab's allow_force_push when protecting and with PATCH, and shows it", async () => {
+    const client = target.as('maintainer');
+    const name = `force-${RUN}/*`;
+    const created = await client.POST(LIST, {
+      params: { path: { id: project } },
+      body: { name, allow_force_push: true },
+    });
+    expect([created.response.status, created.data?.allow_force_push]).toEqual([201, true]);
+    const params = { path: { id: project, name } };
+    const off = await client.PATCH(ONE, { params, body: { allow_force_push: false } });
+    expect([off.response.status, off.data?.allow_force_push]).toEqual([200, false]);
+    expect((await client.GET(ONE, { params })).data?.allow_force_push).toBe(false);
+    const listed = await client.GET(LIST, {
+      params: { path: { id: project }, query: { search: `force-${RUN}` } },
+    });
+    expect(listed.data?.map((rule) => [rule.name, rule.allow_force_push])).toEqual([[name, false]]);
   });
 
   it('refuses PATCH with 401, 403, 404 and a non-boolean with 400', async () => {

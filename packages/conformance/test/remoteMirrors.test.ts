@@ -376,8 +376,8 @@ describe('create, list and update', () => {
 
 describe('pushing to a mirror', () => {
   it('refuses a file URL into the server\u2019s own data directory', async (context) => {
-    if (!target.local) return context.skip();
-    const url = pathToFileURL(join(target.local.dataDir, 'repositories', 'default', '2.git')).href;
+    if (!target.dataDir) return context.skip();
+    const url = pathToFileURL(join(target.dataDir, 'repositories', 'default', '2.git')).href;
     const { response, error } = await target
       .as('maintainer')
       .POST(LIST, { params: { path: { id: project } }, body: { url, enabled: true } });
@@ -386,7 +386,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('pushes every branch once enabled at creation, and again after each commit', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const remote = await bareRepository();
     const mirror = await createMirror({ url: remote.url, enabled: true });
     expect(mirror).toMatchObject({ enabled: true });
@@ -419,7 +419,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('leaves a disabled mirror alone, and pushes it once enabled through PUT', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const disabledRemote = await bareRepository();
     const enabledRemote = await bareRepository();
     // Created first: had the commit queued a push for it, that push would run before the enabled one's.
@@ -455,7 +455,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('pushes only the protected branches with only_protected_branches', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const remote = await bareRepository();
     const mirror = await createMirror({ url: remote.url, enabled: true, only_protected_branches: true });
     await eventually(
@@ -480,7 +480,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('skips a diverged branch with keep_divergent_refs, and overwrites it without', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const remote = await bareRepository();
     const mirror = await createMirror({ url: remote.url, enabled: true, keep_divergent_refs: true });
     await eventually(
@@ -532,7 +532,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('deletes the mirror\u2019s branches the project does not have, unless keep_divergent_refs', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const remote = await bareRepository();
     const mirror = await createMirror({ url: remote.url, enabled: true, keep_divergent_refs: true });
     const first = await eventually(
@@ -565,7 +565,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('records failed and last_error for a url that cannot be pushed to', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const mirror = await createMirror({ url: 'file:///nonexistent/repo.git', enabled: true });
     const failed = await eventually(
       () => mirrorById(mirror.id),
@@ -580,7 +580,7 @@ describe('pushing to a mirror', () => {
   });
 
   it('never shows the credentials of a failing url in last_error', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     // Nothing listens on port 1: the push fails at once, with the URL in git's message.
     const mirror = await createMirror({
       url: 'http://mirror-bot:s3cr3t-token@127.0.0.1:1/repo.git',

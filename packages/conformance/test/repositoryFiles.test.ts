@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTarget, RUN, type Target } from '../src/index.js';
+import { type JsonObject, loadSpecIndex, resolveRef } from '../src/specIndex.js';
 
 let target: Target;
 let project: string;
@@ -20,6 +21,42 @@ afterAll(async () => {
 });
 
 const FILE = '/projects/{id}/repository/files/{file_path}' as const;
+
+describe("GitLab's X-Gitlab-* file headers", () => {
+  // Driven by the spec: every operation whose success documents the seeds' X-Service-* headers.
+  const index = loadSpecIndex();
+  const withFileHeaders = index.operations.filter((entry) => {
+    const ok = resolveRef<JsonObject>(index, (entry.operation.responses as JsonObject)['200'] ?? {});
+    return Object.keys((ok.headers as JsonObject | undefined) ?? {}).some((name) =>
+      name.startsWith('X-Service-'),
+    );
+  });
+
+  it('are sent beside the X-Service-* ones, with the same values, on every such operation', async () => {
+    expect(withFileHeaders.map((entry) => entry.operationId).sort()).toEqual(
+      expect.arrayContaining(['getRepositoryFile', 'headRepositoryFile', 'getRepositoryFileRaw']),
+    );
+    for (const entry of withFileHeaders) {
+      const path = entry.template
+        .replace('{id}', encodeURIComponent(project))
+        .replace('{file_path}', encodeURIComponent('README.md'));
+      const response = await target.fetch(`${target.config.baseUrl}/api/v4${path}?ref=main`, {
+        method: entry.method,
+      });
+      await response.arrayBuffer();
+      expect([entry.operationId, response.status]).toEqual([entry.operationId, 200]);
+      const service = [...response.headers].filter(([name]) => name.startsWith('x-service-'));
+      expect(service.length).toBe(9);
+      for (const [name, value] of service)
+        expect([
+          entry.operationId,
+          name,
+          response.headers.get(name.replace('x-service-', 'x-gitlab-')),
+        ]).toEqual([entry.operationId, name, value]);
+    }
+    expect(withFileHeaders.length).toBe(6);
+  });
+});
 
 describe('GET and HEAD a file', () => {
   it('reads a public file without a token, with base64 content and matching digests', async () => {

@@ -58,12 +58,27 @@ describe('ResponseValidator', () => {
       'X-Service-Ref': 'main',
       'X-Service-Size': '3',
     };
-    expect(validator.check('GET', url, 200, ...json(goodFile, headers)).problems).toEqual([]);
+    // GitLab's names of the same values, which the spec requires beside the seeds' (issue 26).
+    const withGitlabNames = Object.fromEntries(
+      Object.entries(headers).flatMap(([name, value]) => [
+        [name, value],
+        [name.replace(/^X-Service-/, 'X-Gitlab-'), value],
+      ]),
+    );
+    expect(validator.check('GET', url, 200, ...json(goodFile, withGitlabNames)).problems).toEqual([]);
     expect(
-      validator.check('GET', url, 200, ...json({ ...goodFile, size: 'three' }, headers)).problems.join(),
+      validator
+        .check('GET', url, 200, ...json({ ...goodFile, size: 'three' }, withGitlabNames))
+        .problems.join(),
     ).toMatch(/size/);
     const { file_name: _, ...missing } = goodFile;
-    expect(validator.check('GET', url, 200, ...json(missing, headers)).problems.join()).toMatch(/file_name/);
+    expect(validator.check('GET', url, 200, ...json(missing, withGitlabNames)).problems.join()).toMatch(
+      /file_name/,
+    );
+    // The seeds' names alone miss GitLab's.
+    expect(validator.check('GET', url, 200, ...json(goodFile, headers)).problems.join()).toMatch(
+      /X-Gitlab-Blob-Id/,
+    );
   });
 
   it('rejects an undocumented status, a wrong content type, a missing required header and a bad header value', () => {

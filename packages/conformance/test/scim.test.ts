@@ -17,6 +17,7 @@ import {
 } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  againstSuiteServer,
   configFromEnvironment,
   demoConfig,
   openTarget,
@@ -534,7 +535,7 @@ describe.skipIf(!hasScim)('SCIM provisioning', () => {
 
 // The free tier has no SCIM (GitLab's licensed group_scim feature): a server of this repository started with
 // the demo fixtures on the free tier, so only where the suite starts its own servers.
-describe.skipIf(configured !== undefined)('SCIM on the free tier', () => {
+describe.skipIf(!againstSuiteServer())('SCIM on the free tier', () => {
   let free: Target;
   beforeAll(async () => {
     const local = await startLocalServer({

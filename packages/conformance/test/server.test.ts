@@ -2,7 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoConfig, openTarget, startLocalServer, type Target, targetFor } from '../src/index.js';
+import {
+  againstSuiteServer,
+  demoConfig,
+  openTarget,
+  startLocalServer,
+  type Target,
+  targetFor,
+} from '../src/index.js';
 
 let target: Target;
 
@@ -68,7 +75,7 @@ describe('bad requests', () => {
 });
 
 /** Restarting needs this repository's server: skipped when the suite runs against another one. */
-const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+const againstLocalServer = againstSuiteServer();
 
 describe('persistence', () => {
   it.skipIf(!againstLocalServer)(

@@ -119,14 +119,14 @@ describe('permissions', () => {
 
 describe('moves made by the operator command', () => {
   it('moves a repository between storages while the server runs; the project reads the same afterwards', async (context) => {
-    const local = target.local;
-    if (!local) return context.skip();
+    const dataDir = target.dataDir;
+    if (!dataDir) return context.skip();
     const project = target.config.fixtures.publicProject;
     const params = { path: { id: project, file_path: 'README.md' }, query: { ref: 'main' } };
     const before = await target.as('anonymous').GET(FILE, { params });
     expect(before.response.status).toBe(200);
 
-    const scheduled = await moveStorage(local.dataDir, project, 'secondary');
+    const scheduled = await moveStorage(dataDir, project, 'secondary');
     expect(scheduled.code, scheduled.output).toBe(0);
     const id = moveIdOf(scheduled.output);
     const move = await finalMove(target, id);
@@ -153,28 +153,28 @@ describe('moves made by the operator command', () => {
     });
     expect(commit.response.status).toBe(201);
     const projectId = move?.project.id ?? 0;
-    expect(await exists(join(local.dataDir, 'repositories', 'secondary', `${projectId}.git`))).toBe(true);
-    expect(await exists(join(local.dataDir, 'repositories', 'default', `${projectId}.git`))).toBe(false);
+    expect(await exists(join(dataDir, 'repositories', 'secondary', `${projectId}.git`))).toBe(true);
+    expect(await exists(join(dataDir, 'repositories', 'default', `${projectId}.git`))).toBe(false);
   });
 
   it('refuses a move to an unknown storage or to where the repository already is', async (context) => {
-    const local = target.local;
-    if (!local) return context.skip();
+    const dataDir = target.dataDir;
+    if (!dataDir) return context.skip();
     const total = async () => Number((await target.as('admin').GET(LIST)).response.headers.get('X-Total'));
     const before = await total();
-    const unknown = await moveStorage(local.dataDir, target.config.fixtures.internalProject, 'tertiary');
+    const unknown = await moveStorage(dataDir, target.config.fixtures.internalProject, 'tertiary');
     expect(unknown.code).toBe(1);
     expect(unknown.output).toMatch(/Unknown repository storage: tertiary/);
-    const same = await moveStorage(local.dataDir, target.config.fixtures.internalProject, 'default');
+    const same = await moveStorage(dataDir, target.config.fixtures.internalProject, 'default');
     expect(same.code).toBe(1);
     expect(same.output).toMatch(/already on storage default/);
     expect(await total()).toBe(before);
   });
 
   it('lists moves newest first, one page at a time', async (context) => {
-    const local = target.local;
-    if (!local) return context.skip();
-    const scheduled = await moveStorage(local.dataDir, target.config.fixtures.privateProject, 'secondary');
+    const dataDir = target.dataDir;
+    if (!dataDir) return context.skip();
+    const scheduled = await moveStorage(dataDir, target.config.fixtures.privateProject, 'secondary');
     expect(scheduled.code, scheduled.output).toBe(0);
     const newest = moveIdOf(scheduled.output);
     expect((await finalMove(target, newest))?.state).toBe('finished');
@@ -194,7 +194,7 @@ describe('moves made by the operator command', () => {
   });
 
   it('carries out a move scheduled while the server was down once it restarts on the same data directory', async (context) => {
-    if (!target.local) return context.skip();
+    if (!target.dataDir) return context.skip();
     const first = await startLocalServer();
     const project = target.config.fixtures.internalProject;
     const params = { path: { id: project, file_path: 'README.md' }, query: { ref: 'main' } };

@@ -1,16 +1,25 @@
 // The instance's version and the users API (GitLab v4; the seeds do not show them): GET /version and
 // /metadata, the current user, the user list with its filters and GitLab's anonymous rules, and single
-// users; the 401/403/404 matrix of each.
+// users; administrators' POST /users, PUT and DELETE /users/:id (the ghost user, `hard_delete`); the
+// 401/403/404/409 matrix of each.
 //
-// The file only reads. Tests marked "(demo)" need the demo fixtures of apps/server beyond what the config
-// describes (the blocked user `former`, the reporter's private profile) and run only against this
-// repository's own server.
+// The writes make and delete only users of this run (names with RUN). Tests marked "(demo)" need the demo
+// fixtures of apps/server beyond what the config describes (the blocked user `former`, the reporter's private
+// profile) and run only against this repository's own server.
 import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureUser, openTarget, type Role, type Target, type UserRole } from '../src/index.js';
+import {
+  againstSuiteServer,
+  type FixtureUser,
+  openTarget,
+  type Role,
+  RUN,
+  type Target,
+  type UserRole,
+} from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
-const againstLocalServer = !process.env.COLLAB_BASE_URL && !process.env.COLLAB_CONFORMANCE_CONFIG;
+const againstLocalServer = againstSuiteServer();
 
 let target: Target;
 let users: Record<UserRole, FixtureUser>;
@@ -273,5 +282,378 @@ describe('GET /users/:id', () => {
       const { body } = await get<ListedUser>(role, path);
       expect(typeof body.created_at, role).toBe('string');
     }
+  });
+});
+
+type AdminUser = components['schemas']['UserWithAdmin'];
+type ErrorBody = components['schemas']['Error'];
+type TokenWithToken = components['schemas']['PersonalAccessTokenWithToken'];
+
+/** Every caller that is no administrator: the roles (403) and those without a valid token (401). */
+const REFUSED: readonly [Caller, number][] = [
+  ['owner', 403],
+  ['maintainer', 403],
+  ['developer', 403],
+  ['reporter', 403],
+  ['guest', 403],
+  ['outsider', 403],
+  ['developerReadRepository', 403],
+  ['anonymous', 401],
+  ['invalid', 401],
+  ['revoked', 401],
+];
+
+let made = 0;
+/** A new account of this run, made by the administrator (JSON body); `extra` adds or replaces fields. */
+async function makeUser(extra: Record<string, unknown> = {}): Promise<AdminUser> {
+  made += 1;
+  const username = `u${RUN}n${made}`;
+  const { status, body } = await callAs<AdminUser>(target, 'admin', '/users', {
+    method: 'POST',
+    json: {
+      email: `${username}@example.com`,
+      username,
+      name: `User ${made} of ${RUN}`,
+      password: 'correct-horse-battery',
+      skip_confirmation: true,
+      ...extra,
+    },
+  });
+  expect(status, JSON.stringify(body)).toBe(201);
+  return body;
+}
+
+/** An `api` token of a user, made by the administrator. */
+async function tokenOf(userId: number, scopes: string[] = ['api']): Promise<string> {
+  const { status, body } = await callAs<TokenWithToken>(
+    target,
+    'admin',
+    `/users/${userId}/personal_access_tokens`,
+    {
+      method: 'POST',
+      json: { name: `token ${RUN}`, scopes },
+    },
+  );
+  expect(status, JSON.stringify(body)).toBe(201);
+  return body.token;
+}
+
+/** A request with a token of this run's own (not one of the config's roles). */
+const withToken = <T = unknown>(token: string, path: string, options: Parameters<typeof callAs>[3] = {}) =>
+  callAs<T>(target, 'anonymous', path, {
+    ...options,
+    headers: { 'PRIVATE-TOKEN': token, ...options.headers },
+  });
+
+const write = <T = unknown>(caller: Caller, method: 'POST' | 'PUT' | 'DELETE', path: string, json?: object) =>
+  callAs<T>(target, caller, path, { method, json: json as Record<string, unknown> | undefined });
+
+describe('POST /users', () => {
+  it('makes an account with the fields given, answered in the admin shape and readable at once', async () => {
+    const user = await makeUser({
+      can_create_group: false,
+      projects_limit: 7,
+      external: true,
+      private_profile: true,
+      bio: `Made by the suite ${RUN}`,
+      location: 'Lisbon',
+      organization: 'Acme',
+      pronouns: 'they/them',
+    });
+    expect(user).toMatchObject({
+      username: `u${RUN}n${made}`,
+      name: `User ${made} of ${RUN}`,
+      email: `u${RUN}n${made}@example.com`,
+      state: 'active',
+      is_admin: false,
+      can_create_group: false,
+      projects_limit: 7,
+      can_create_project: true,
+      external: true,
+      private_profile: true,
+      bio: `Made by the suite ${RUN}`,
+      location: 'Lisbon',
+      organization: 'Acme',
+      pronouns: 'they/them',
+      identities: [],
+    });
+    expect(user.confirmed_at).not.toBeNull();
+    expect(user.web_url.endsWith(`/${user.username}`)).toBe(true);
+    const read = await get<AdminUser>('admin', `/users/${user.id}`);
+    expect(read.body).toMatchObject({ id: user.id, username: user.username, projects_limit: 7 });
+    const listed = await get<ListedUser[]>('developer', '/users', { username: user.username });
+    expect(listed.body.map((u) => u.id)).toEqual([user.id]);
+  });
+
+  it("takes a form body, GitLab's defaults for what it leaves out, and leaves the account unconfirmed", async () => {
+    const username = `f${RUN}`;
+    const { status, body } = await callAs<AdminUser>(target, 'admin', '/users', {
+      method: 'POST',
+      form: {
+        email: `${username}@example.com`,
+        username,
+        name: 'Form User',
+        reset_password: 'true',
+        admin: 'true',
+      },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    expect(body).toMatchObject({
+      username,
+      is_admin: true,
+      can_create_group: true,
+      projects_limit: 100000,
+      external: false,
+      private_profile: false,
+      confirmed_at: null,
+    });
+  });
+
+  it('is for administrators only: 403 for every other role and a read_repository token, 401 without a token', async () => {
+    for (const [caller, expected] of REFUSED) {
+      const username = `r${RUN}${caller.toLowerCase()}`;
+      const { status } = await write(caller, 'POST', '/users', {
+        email: `${username}@example.com`,
+        username,
+        name: 'Refused',
+        password: 'correct-horse-battery',
+      });
+      expect(status, caller).toBe(expected);
+    }
+    const nobody = await get<ListedUser[]>('admin', '/users', { search: `r${RUN}` });
+    expect(nobody.body).toEqual([]);
+  });
+
+  it('answers 409 for an e-mail address or username taken, ignoring case, and for a group path', async () => {
+    const user = await makeUser();
+    const again = (fields: Record<string, string>) =>
+      write<ErrorBody>('admin', 'POST', '/users', {
+        email: `other${RUN}@example.com`,
+        username: `other${RUN}`,
+        name: 'Other',
+        password: 'correct-horse-battery',
+        ...fields,
+      });
+    const email = await again({ email: user.email.toUpperCase() });
+    expect(email.status).toBe(409);
+    expect(email.body.message).toBe('Email has already been taken');
+    const username = await again({ username: user.username.toUpperCase() });
+    expect(username.status).toBe(409);
+    expect(username.body.message).toBe('Username has already been taken');
+    const group = await again({ username: target.config.fixtures.namespace });
+    expect(group.status).toBe(409);
+    expect(group.body.message).toBe('Username has already been taken');
+  });
+
+  it("answers 400 in GitLab's shapes for what is missing or malformed", async () => {
+    const base = {
+      email: `bad${RUN}@example.com`,
+      username: `bad${RUN}`,
+      name: 'Bad',
+      password: 'correct-horse-battery',
+    };
+    const cases: [Record<string, unknown>, ErrorBody][] = [
+      [{ ...base, email: undefined }, { error: 'email is missing' }],
+      [{ ...base, username: undefined }, { error: 'username is missing' }],
+      [
+        { ...base, password: undefined },
+        {
+          error:
+            'password, reset_password, force_random_password are missing, at least one parameter must be provided',
+        },
+      ],
+      [{ ...base, password: 'short' }, { message: { password: ['is too short (minimum is 8 characters)'] } }],
+      [{ ...base, email: 'no-at-sign' }, { message: { email: ['is invalid'] } }],
+      [{ ...base, username: '-starts-with-a-dash' }, { message: { username: ['is invalid'] } }],
+      [{ ...base, username: `ends${RUN}.git` }, { message: { username: ['is invalid'] } }],
+      [
+        { ...base, name: 'x'.repeat(256) },
+        { message: { name: ['is too long (maximum is 255 characters)'] } },
+      ],
+      [
+        { ...base, public_email: 'someone-else@example.com' },
+        { message: { public_email: ['is not an email you own'] } },
+      ],
+      [{ ...base, projects_limit: -1 }, {}],
+    ];
+    for (const [json, expected] of cases) {
+      const { status, body } = await write<ErrorBody>('admin', 'POST', '/users', json);
+      expect(status, JSON.stringify(json)).toBe(400);
+      expect(body, JSON.stringify(json)).toMatchObject(expected);
+    }
+    expect((await get<ListedUser[]>('admin', '/users', { username: `bad${RUN}` })).body).toEqual([]);
+  });
+});
+
+describe('PUT /users/:id', () => {
+  it('changes only the fields given and answers the admin shape', async () => {
+    const user = await makeUser({ bio: 'before' });
+    const { status, body } = await write<AdminUser>('admin', 'PUT', `/users/${user.id}`, {
+      name: `Renamed ${RUN}`,
+      projects_limit: 3,
+      can_create_group: false,
+      public_email: user.email,
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      name: `Renamed ${RUN}`,
+      projects_limit: 3,
+      can_create_group: false,
+      public_email: user.email,
+      bio: 'before',
+    });
+    const read = await get<AdminUser>('admin', `/users/${user.id}`);
+    expect(read.body).toMatchObject({ name: `Renamed ${RUN}`, projects_limit: 3 });
+  });
+
+  it('moves the personal namespace with a new username', async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const created = await withToken<{ path_with_namespace: string }>(token, '/projects', {
+      method: 'POST',
+      json: { name: `Own ${RUN}` },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.path_with_namespace).toBe(`${user.username}/own-${RUN}`);
+    const renamed = `${user.username}x`;
+    expect((await write('admin', 'PUT', `/users/${user.id}`, { username: renamed })).status).toBe(200);
+    const moved = await withToken<{ path_with_namespace: string }>(
+      token,
+      `/projects/${encodeURIComponent(`${renamed}/own-${RUN}`)}`,
+    );
+    expect(moved.status).toBe(200);
+    expect(moved.body.path_with_namespace).toBe(`${renamed}/own-${RUN}`);
+    expect(
+      (await withToken(token, `/projects/${encodeURIComponent(created.body.path_with_namespace)}`)).status,
+    ).toBe(404);
+  });
+
+  it("409 for another user's e-mail or username (its own in another case is fine), 400 for a bad field", async () => {
+    const [first, second] = [await makeUser(), await makeUser()];
+    const path = `/users/${second.id}`;
+    const email = await write<ErrorBody>('admin', 'PUT', path, { email: first.email.toUpperCase() });
+    expect(email.status).toBe(409);
+    expect(email.body.message).toBe('Email has already been taken');
+    const username = await write<ErrorBody>('admin', 'PUT', path, { username: first.username });
+    expect(username.status).toBe(409);
+    expect(username.body.message).toBe('Username has already been taken');
+    const own = await write<AdminUser>('admin', 'PUT', path, { username: second.username.toUpperCase() });
+    expect(own.status).toBe(200);
+    expect(own.body.username).toBe(second.username.toUpperCase());
+    const bad = await write<ErrorBody>('admin', 'PUT', path, { password: 'short' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ message: { password: ['is too short (minimum is 8 characters)'] } });
+  });
+
+  it('is for administrators only (403/401), and 404 for an unknown user', async () => {
+    const user = await makeUser();
+    for (const [caller, expected] of REFUSED)
+      expect((await write(caller, 'PUT', `/users/${user.id}`, { name: 'Refused' })).status, caller).toBe(
+        expected,
+      );
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.name).toBe(user.name);
+    expect((await write('admin', 'PUT', '/users/999999999', { name: 'Nobody' })).status).toBe(404);
+  });
+});
+
+describe('DELETE /users/:id', () => {
+  it('deletes the account and its tokens; its issue and note stay, by the ghost user', async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const issue = await withToken<{ iid: number; author: { id: number } }>(
+      token,
+      `/projects/${project}/issues`,
+      {
+        method: 'POST',
+        json: { title: `By a user who leaves ${RUN}` },
+      },
+    );
+    expect(issue.status, JSON.stringify(issue.body)).toBe(201);
+    const note = await withToken<{ id: number }>(
+      token,
+      `/projects/${project}/issues/${issue.body.iid}/notes`,
+      {
+        method: 'POST',
+        json: { body: `A note ${RUN}` },
+      },
+    );
+    expect(note.status, JSON.stringify(note.body)).toBe(201);
+
+    const deleted = await write('admin', 'DELETE', `/users/${user.id}`);
+    expect(deleted.status).toBe(204);
+    expect((await get('admin', `/users/${user.id}`)).status).toBe(404);
+    expect((await withToken(token, '/user')).status).toBe(401);
+
+    const kept = await get<{ author: { id: number; username: string; name: string } }>(
+      'developer',
+      `/projects/${project}/issues/${issue.body.iid}`,
+    );
+    expect(kept.status).toBe(200);
+    expect(kept.body.author.name).toBe('Ghost User');
+    const ghost = kept.body.author;
+    const keptNote = await get<{ author: { id: number } }>(
+      'developer',
+      `/projects/${project}/issues/${issue.body.iid}/notes/${note.body.id}`,
+    );
+    expect(keptNote.body.author.id).toBe(ghost.id);
+    const ghostUser = await get<ListedUser>('admin', `/users/${ghost.id}`);
+    expect(ghostUser.body).toMatchObject({ username: ghost.username, name: 'Ghost User', state: 'active' });
+    // The ghost user holds the contributions and cannot be removed.
+    expect((await write('admin', 'DELETE', `/users/${ghost.id}`)).status).toBe(403);
+  });
+
+  it('with hard_delete removes the notes instead, and keeps the issue', async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const issue = await withToken<{ iid: number }>(token, `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Hard delete ${RUN}` },
+    });
+    const notePath = `/projects/${project}/issues/${issue.body.iid}/notes`;
+    const note = await withToken<{ id: number }>(token, notePath, {
+      method: 'POST',
+      json: { body: `Gone ${RUN}` },
+    });
+    expect(note.status).toBe(201);
+    const deleted = await callAs(target, 'admin', `/users/${user.id}`, {
+      method: 'DELETE',
+      query: { hard_delete: 'true' },
+    });
+    expect(deleted.status).toBe(204);
+    expect((await get('developer', `${notePath}/${note.body.id}`)).status).toBe(404);
+    const kept = await get<{ author: { name: string } }>(
+      'developer',
+      `/projects/${project}/issues/${issue.body.iid}`,
+    );
+    expect(kept.body.author.name).toBe('Ghost User');
+  });
+
+  it('is for administrators only (403/401), 404 for an unknown user', async () => {
+    const user = await makeUser();
+    for (const [caller, expected] of REFUSED)
+      expect((await write(caller, 'DELETE', `/users/${user.id}`)).status, caller).toBe(expected);
+    expect((await get('admin', `/users/${user.id}`)).status).toBe(200);
+    expect((await write('admin', 'DELETE', '/users/999999999')).status).toBe(404);
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(404);
+  });
+
+  it('refuses to delete the only owner of a group (409), even with hard_delete', async () => {
+    const soleOwner = target.config.fixtures.soleOwner;
+    if (!soleOwner) return;
+    for (const query of [{}, { hard_delete: 'true' }] as Record<string, string>[]) {
+      const { status, body } = await callAs<ErrorBody>(target, 'admin', `/users/${users[soleOwner].id}`, {
+        method: 'DELETE',
+        query,
+      });
+      expect(status).toBe(409);
+      expect(body.message).toBe('User cannot be removed while is the sole-owner of a group');
+    }
+    expect((await get(soleOwner, '/user')).status).toBe(200);
   });
 });

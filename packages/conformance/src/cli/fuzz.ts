@@ -4,6 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type ConformanceConfig, configFromEnvironment } from '../config.js';
+import { baseUrlOption, ONLY_HELP, onlyMatcher, UsageError } from './options.js';
 
 export const summary = 'send requests generated from the spec (valid, invalid, stateful) and report findings';
 
@@ -13,22 +14,21 @@ Generates requests from the spec for every operation the server implements: vali
 invalid ones (wrong types, missing required fields, out-of-range and over-long values, unknown enum values,
 malformed bodies and encodings), requests without a token or with a wrong one, methods a path does not have,
 and sequences along the spec's links (create, read, update, delete). Each answer is checked against the spec.
-The same seed sends the same requests. Exits with 1 when anything was found, 2 on a usage error.
+The same seed sends the same requests. Exits with 1 when anything was found or nothing was fuzzed (no
+selected operation is implemented by the server), 2 on a usage error.
 
 Options:
-  --base-url URL       the server, without /api/v4 (overrides the config's baseUrl)
+  --base-url URL       the server, with or without /api/v4 (overrides the config's baseUrl)
   --config FILE        JSON: baseUrl, a token per role and the fixtures (see ConformanceConfig)
   --requests N         requests at most (default 1000)
   --seconds S          seconds at most (default 600)
   --seed X             the seed, an integer (default: a random one, printed)
-  --only TEXT          only operations whose operationId or "METHOD /path" contains TEXT
+  --only PATTERN       only some operations: ${ONLY_HELP.replace(/^ {24}/gm, '                       ')}
   --parallel N         requests in flight at once (default 4)
   --report-json FILE   write the report (findings, counts, time) as JSON
   --quiet              no progress line
   -h, --help           this text
 `;
-
-class UsageError extends Error {}
 
 interface Options {
   baseUrl: string | undefined;
@@ -91,9 +91,11 @@ function readConfig(options: Options): ConformanceConfig {
     throw new UsageError(`cannot use --config ${options.config}: ${(error as Error).message}`);
   }
   if (!config) throw new UsageError(`cannot use --config ${options.config}`);
-  const baseUrl = (options.baseUrl ?? config.baseUrl).replace(/\/+$/, '');
-  if (!/^https?:\/\//.test(baseUrl))
+  if (!options.baseUrl && !config.baseUrl)
     throw new UsageError('--base-url URL is required (or baseUrl in the config)');
+  const baseUrl = options.baseUrl
+    ? baseUrlOption(options.baseUrl)
+    : baseUrlOption(config.baseUrl, 'baseUrl in the config');
   return { ...config, baseUrl };
 }
 
@@ -129,7 +131,7 @@ export async function main(args: string[]): Promise<number> {
     requests: options.requests,
     seconds: options.seconds,
     seed: options.seed,
-    only: options.only,
+    only: options.only ? onlyMatcher(options.only) : undefined,
     parallel: options.parallel,
     onFinding: (finding) => {
       if (progress) out.write('\r\u001b[K');
@@ -143,5 +145,12 @@ export async function main(args: string[]): Promise<number> {
   if (progress) out.write('\r\u001b[K');
   out.write(`${formatSummary(report)}\n`);
   if (options.reportJson) writeFileSync(options.reportJson, `${JSON.stringify(report, null, 2)}\n`);
+  if (report.operations.fuzzed === 0) {
+    process.stderr.write(
+      'collab-conformance fuzz: nothing was fuzzed: the server implements none of the selected operations' +
+        ' (is --base-url the server?)\n',
+    );
+    return 1;
+  }
   return report.findings.length > 0 ? 1 : 0;
 }

@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: () => import('./run.js'),
   fuzz: () => import('./fuzz.js'),
   proxy: () => import('./proxy.js'),
+  diff: () => import('./diff.js'),
 };
 
 function version(): string {

@@ -14,6 +14,8 @@ export interface TestOutcome {
   name: string;
   state: 'passed' | 'failed' | 'skipped';
   errors: string[];
+  /** How long the test ran, in milliseconds. */
+  ms?: number;
 }
 
 /** A test file that did not run, or failed as a whole (an error in a hook or at load). */
@@ -35,6 +37,8 @@ export interface Failure {
   message: string;
   violations: Violation[];
   curl?: string;
+  /** For a failure no operation is named for: how long its test ran. */
+  ms?: number;
 }
 
 export type OperationState = 'pass' | 'fail' | 'skip';
@@ -50,6 +54,10 @@ export interface OperationResult {
   /** How many requests went to it, and the statuses they got. */
   requests: number;
   statuses: number[];
+  /** Coverage: the statuses the spec documents for it (`200`, `4XX`, `default`), produced or never produced. */
+  documented: { produced: string[]; notProduced: string[] };
+  /** Milliseconds its requests took, together. */
+  ms: number;
   failures: Failure[];
 }
 
@@ -60,6 +68,8 @@ export interface Report {
   /** The --only pattern, when the run was limited. */
   only?: string;
   totals: { operations: number; passed: number; failed: number; skipped: number };
+  /** Coverage of the documented statuses of the operations shown: how many the run produced, of how many. */
+  coverage: { produced: number; documented: number };
   tests: { passed: number; failed: number; skipped: number };
   operations: OperationResult[];
   /** Failures no operation can be named for (a test that failed before any request, a file that could not load). */
@@ -119,11 +129,14 @@ function failureOf(exchange: Exchange, test: string | undefined, message?: strin
 }
 
 export function buildReport(input: ReportInput): Report {
-  const byOperation = new Map<string, { requests: number; statuses: Set<number>; failures: Failure[] }>();
+  const byOperation = new Map<
+    string,
+    { requests: number; statuses: Set<number>; failures: Failure[]; ms: number }
+  >();
   const slot = (operationId: string) => {
     let entry = byOperation.get(operationId);
     if (!entry) {
-      entry = { requests: 0, statuses: new Set(), failures: [] };
+      entry = { requests: 0, statuses: new Set(), failures: [], ms: 0 };
       byOperation.set(operationId, entry);
     }
     return entry;
@@ -146,6 +159,7 @@ export function buildReport(input: ReportInput): Report {
     }
     const entry = slot(exchange.operationId);
     entry.requests++;
+    entry.ms += exchange.ms ?? 0;
     entry.statuses.add(exchange.status);
     if (exchange.violations.length > 0) entry.failures.push(failureOf(exchange, name));
   }
@@ -177,8 +191,8 @@ export function buildReport(input: ReportInput): Report {
     }
     const message = test.errors.join('\n') || 'failed';
     if (last?.operationId) slot(last.operationId).failures.push(failureOf(last, name, message));
-    else if (last) unattributed.push(failureOf(last, name, message));
-    else unattributed.push({ operationId: undefined, test: name, message, violations: [] });
+    else if (last) unattributed.push({ ...failureOf(last, name, message), ms: test.ms ?? 0 });
+    else unattributed.push({ operationId: undefined, test: name, message, violations: [], ms: test.ms ?? 0 });
   }
   // A file that failed as a whole (a hook, or loading it): charged to the last request of its hooks.
   for (const file of input.files) {
@@ -203,6 +217,8 @@ export function buildReport(input: ReportInput): Report {
       tag: String((entry.operation.tags as string[] | undefined)?.[0] ?? ''),
       requests: seen?.requests ?? 0,
       statuses: [...(seen?.statuses ?? [])].sort((a, b) => a - b),
+      documented: coverageOf(entry, seen?.statuses ?? new Set()),
+      ms: seen?.ms ?? 0,
       failures: (seen?.failures ?? []).slice(0, MAX_FAILURES),
     };
     if (seen && seen.failures.length > 0) return { ...base, state: 'fail' };
@@ -232,10 +248,40 @@ export function buildReport(input: ReportInput): Report {
       failed: count('fail'),
       skipped: count('skip'),
     },
+    coverage: {
+      produced: shown.reduce((sum, o) => sum + o.documented.produced.length, 0),
+      documented: shown.reduce(
+        (sum, o) => sum + o.documented.produced.length + o.documented.notProduced.length,
+        0,
+      ),
+    },
     tests: { passed: tests('passed'), failed: tests('failed'), skipped: tests('skipped') },
     operations: shown,
     unattributed,
     files: input.files,
+  };
+}
+
+/** Which of the operation's documented statuses (`404`, a range `4XX`, `default`) the run produced. */
+export function coverageOf(
+  entry: OperationEntry,
+  statuses: ReadonlySet<number>,
+): OperationResult['documented'] {
+  const documented = Object.keys((entry.operation.responses as Record<string, unknown> | undefined) ?? {});
+  const exact = new Set(documented.filter((key) => /^\d{3}$/.test(key)));
+  const produced = (key: string) => {
+    if (exact.has(key)) return statuses.has(Number(key));
+    const range = /^([1-5])XX$/i.exec(key);
+    if (range)
+      return [...statuses].some((status) => String(status)[0] === range[1] && !exact.has(String(status)));
+    // `default`: any status the operation documents no other way.
+    return [...statuses].some(
+      (status) => !exact.has(String(status)) && !documented.includes(`${String(status)[0]}XX`),
+    );
+  };
+  return {
+    produced: documented.filter(produced),
+    notProduced: documented.filter((key) => !produced(key)),
   };
 }
 
@@ -258,6 +304,11 @@ function skipReason(tag: string, input: ReportInput, skippedFiles: FileOutcome[]
 /** Whether a run failed: any failed operation, or any failure no operation could be named for. */
 export function failed(report: Report): boolean {
   return report.totals.failed > 0 || report.unattributed.length > 0 || report.tests.failed > 0;
+}
+
+/** Whether a run checked nothing: no request reached an operation it reports. */
+export function checkedNothing(report: Report): boolean {
+  return report.operations.every((o) => o.requests === 0);
 }
 
 // --- Terminal output -------------------------------------------------------------------------------------
@@ -290,7 +341,8 @@ export function formatReport(report: Report): string {
     const detail =
       o.state === 'skip'
         ? (o.reason ?? '')
-        : `${o.requests} request(s), status ${o.statuses.join(', ')}${o.state === 'fail' ? `; ${o.failures.length} failure(s)` : ''}`;
+        : `${o.requests} request(s), status ${o.statuses.join(', ')}${o.state === 'fail' ? `; ${o.failures.length} failure(s)` : ''}` +
+          `; documented statuses never produced: ${o.documented.notProduced.join(', ') || 'none'}`;
     lines.push(
       `${pad(MARK[o.state], 6)}  ${pad(o.operationId, idWidth)}  ${pad(`${o.method} ${o.path}`, pathWidth)}  ${detail}`,
     );
@@ -316,8 +368,14 @@ export function formatReport(report: Report): string {
     `${t.operations} operations${report.only ? ` (--only ${report.only})` : ''}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped` +
       ` · tests ${report.tests.passed} passed, ${report.tests.failed} failed, ${report.tests.skipped} skipped` +
       ` · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `coverage: ${report.coverage.produced} of the ${report.coverage.documented} documented statuses of these operations produced` +
+      ` (${percent(report.coverage.produced, report.coverage.documented)})`,
   );
   return lines.join('\n');
+}
+
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? '-' : `${Math.round((100 * part) / whole)}%`;
 }
 
 // --- JUnit XML -------------------------------------------------------------------------------------------
@@ -347,10 +405,14 @@ function failureText(f: Failure): string {
     .join('\n');
 }
 
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
 /** One test case per operation (classname: its tag), failed with its failures or skipped with the reason. */
 export function junitReport(report: Report): string {
   const cases = report.operations.map((o) => {
-    const open = `    <testcase classname="${xml(o.tag || 'operations')}" name="${xml(`${o.operationId} (${o.method} ${o.path})`)}" time="0">`;
+    const open = `    <testcase classname="${xml(o.tag || 'operations')}" name="${xml(`${o.operationId} (${o.method} ${o.path})`)}" time="${seconds(o.ms)}">`;
     if (o.state === 'skip')
       return `${open}\n      <skipped message="${xml(o.reason ?? '')}"/>\n    </testcase>`;
     if (o.state === 'pass') return `${open}</testcase>`;
@@ -359,7 +421,7 @@ export function junitReport(report: Report): string {
   });
   for (const f of report.unattributed) {
     cases.push(
-      `    <testcase classname="unattributed" name="${xml(f.test ?? 'failure')}" time="0">\n      <failure message="${xml(f.message.split('\n')[0] ?? '')}">${xml(failureText(f))}</failure>\n    </testcase>`,
+      `    <testcase classname="unattributed" name="${xml(f.test ?? 'failure')}" time="${seconds(f.ms ?? 0)}">\n      <failure message="${xml(f.message.split('\n')[0] ?? '')}">${xml(failureText(f))}</failure>\n    </testcase>`,
     );
   }
   const t = report.totals;

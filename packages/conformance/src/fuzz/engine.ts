@@ -60,8 +60,8 @@ export interface FuzzOptions {
   /** Seconds at most. */
   seconds: number;
   seed: number;
-  /** Only operations whose operationId or `METHOD /path` contains this text (case-insensitive). */
-  only?: string | undefined;
+  /** Only the operations this selects (`--only`, src/cli/options.ts). */
+  only?: ((entry: OperationEntry) => boolean) | undefined;
   /** Jobs in flight at once. */
   parallel?: number;
   onFinding?: (finding: Finding) => void;
@@ -122,7 +122,7 @@ export function fuzzPlan(
   const { variant } = validVariants(index, cases);
   const { invalidRequest } = invalidRequests(cases);
   // A seeded order of the operations: the first jobs of a run cover each operation once.
-  const order = [...operations];
+  const order = operations.filter((entry) => !entry.revokesCallerToken);
   const shuffle = new Random(seed);
   for (let i = order.length - 1; i > 0; i--) {
     const j = shuffle.int(0, i);
@@ -191,13 +191,8 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
   const probeCases = requestCases(index, () => config.fixtures);
   const implemented = await withRetries(() => operationRequests(index, probeCases, () => target).probe());
   const probeRequests = index.operations.filter((entry) => entry.method !== 'HEAD').length;
-  const only = options.only?.toLowerCase();
-  const selected = index.operations.filter(
-    (entry) =>
-      only === undefined ||
-      entry.operationId.toLowerCase().includes(only) ||
-      `${entry.method} ${entry.template}`.toLowerCase().includes(only),
-  );
+  const only = options.only;
+  const selected = index.operations.filter((entry) => only === undefined || only(entry));
   const operations = selected.filter((entry) => implemented.has(entry.operationId));
   const byId = new Map(index.operations.map((entry) => [entry.operationId, entry]));
   const plan = fuzzPlan(index, config.fixtures, operations, options.seed);

@@ -6,3 +6,7 @@ import { appearanceHandlers } from './routes.js';
 export { appearanceImagesRouter } from './routes.js';
 
 export const appearanceArea: Area = { name: 'appearance', handlers: appearanceHandlers };
+
+// What the groups area's avatars share with the appearance's images: reading a file's type from its bytes,
+// and a safe file name.
+export { sanitizeImageName, sniffContentType, type UploadedImage } from './images.js';

@@ -29,7 +29,8 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow();
   const gitDir = storages.pathFor(project.repository_storage, project.id);
   const main = git(gitDir, ['rev-parse', 'refs/heads/main']);
-  // Even branches point at main's tip (merged), odd ones at a commit of their own on top of it (not merged).
+  // Even branches point at main's tip, odd ones at a commit of their own on top of it (not merged); main
+  // then moves on by a commit, so the even ones are merged (a branch at main's own head would not be).
   const stream: string[] = [];
   for (let i = 0; i < COUNT; i++) {
     if (i % 2 === 0) {
@@ -46,6 +47,15 @@ beforeAll(async () => {
       );
     }
   }
+  const onMain = 'Move main on\n';
+  stream.push(
+    'commit refs/heads/main',
+    'committer Test <test@example.com> 1767225700 +0100',
+    `data ${Buffer.byteLength(onMain)}`,
+    onMain,
+    `from ${main}`,
+    '',
+  );
   git(gitDir, ['fast-import', '--quiet'], `${stream.join('\n')}\n`);
   for (let i = 0; i < COUNT; i++) tips.set(name(i), git(gitDir, ['rev-parse', `refs/heads/${name(i)}`]));
   // Written behind the server's back: tell it, as another server process would.

@@ -160,7 +160,14 @@ export async function createBranch(
   // A write needs a token (401 without one, even for a project the caller cannot see); archived: 403.
   const access = await resolveProjectForRepositoryWrite(context.db, caller, projectId);
   const user = requireUser(caller);
-  const result = await repositoryOf(context, access.project).createBranch(name, ref);
+  const repo = repositoryOf(context, access.project);
+  if ((await repo.listBranches()).length === 0)
+    await createDefaultBranch(context, repo, access.project, {
+      id: user.id,
+      name: user.name,
+      email: user.email,
+    });
+  const result = await repo.createBranch(name, ref);
   if (!result.ok) {
     if (result.reason === 'invalid_name') throw badRequest('Branch name is invalid');
     if (result.reason === 'exists') throw badRequest('Branch already exists');
@@ -170,6 +177,39 @@ export async function createBranch(
     { ref: `refs/heads/${name}`, before: ZERO_SHA, after: result.branch.commit.id, userId: user.id },
   ]);
   return presentBranch(await branchView(context, caller, access, origin, [name]), result.branch);
+}
+
+/**
+ * In an empty repository, the default branch first, as GitLab's `Branches::CreateService` makes it: an empty
+ * `README.md` committed by the caller with the message `Add README.md`. A branch from the default branch
+ * (the usual `ref`) can then be made. A concurrent request that made it first leaves nothing to do.
+ */
+async function createDefaultBranch(
+  context: ServerContext,
+  repo: ReturnType<typeof repositoryOf>,
+  project: { id: number; default_branch: string },
+  user: { id: number; name: string; email: string },
+): Promise<void> {
+  const commit = await repo.commitFileChange({
+    branch: project.default_branch,
+    action: 'create',
+    filePath: 'README.md',
+    content: Buffer.alloc(0),
+    authorName: user.name,
+    authorEmail: user.email,
+    committerName: user.name,
+    committerEmail: user.email,
+    message: 'Add README.md',
+  });
+  if (!commit.ok) return;
+  await context.repositoryEvents.changed(context.db, project.id, [
+    {
+      ref: `refs/heads/${project.default_branch}`,
+      before: ZERO_SHA,
+      after: commit.commitId,
+      userId: user.id,
+    },
+  ]);
 }
 
 export async function deleteBranch(

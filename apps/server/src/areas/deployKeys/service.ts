@@ -10,7 +10,7 @@ import type { RequestBody, Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { isUniqueViolation } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
-import { parseSshPublicKey } from './sshPublicKey.js';
+import { md5FingerprintOfLine, parseSshPublicKey } from './sshPublicKey.js';
 import {
   type DeployKeyRow,
   findKeyByFingerprint,
@@ -39,7 +39,14 @@ const keyTaken = (): ApiError =>
 const deployKeyNotFound = (): ApiError => notFound('Deploy Key');
 
 function presentInstanceKey(row: DeployKeyRow): DeployKeyInstance {
-  return { id: row.id, title: row.title, key: row.key, created_at: row.created_at };
+  return {
+    id: row.id,
+    title: row.title,
+    key: row.key,
+    fingerprint: md5FingerprintOfLine(row.key),
+    fingerprint_sha256: row.fingerprint_sha256,
+    created_at: row.created_at,
+  };
 }
 
 function presentProjectKey(row: DeployKeyRow & { can_push: number }): DeployKey {

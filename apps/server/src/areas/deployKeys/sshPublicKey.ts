@@ -162,7 +162,7 @@ function parseOrThrow(text: string): SshPublicKey {
         : checkEcdsa(reader, type);
 
   const comment = commentWords.join(' ');
-  const fingerprintSha256 = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+  const fingerprintSha256 = sha256Fingerprint(blob);
   return {
     type,
     blob,
@@ -181,4 +181,19 @@ export function parseSshPublicKey(text: string): SshKeyParseResult {
     if (error instanceof InvalidKey) return { ok: false, reason: error.message };
     throw error;
   }
+}
+
+/** OpenSSH's SHA-256 fingerprint of a key blob: `SHA256:` and the unpadded base64 digest. */
+export function sha256Fingerprint(blob: Buffer): string {
+  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+}
+
+/** OpenSSH's MD5 fingerprint of a key blob (GitLab's `fingerprint`): the digest's bytes in hex, colon-separated. */
+export function md5Fingerprint(blob: Buffer): string {
+  return (createHash('md5').update(blob).digest('hex').match(/../g) ?? []).join(':');
+}
+
+/** The MD5 fingerprint of a stored key line (`type base64 comment`), which was checked when it was added. */
+export function md5FingerprintOfLine(line: string): string {
+  return md5Fingerprint(Buffer.from(line.split(' ')[1] ?? '', 'base64'));
 }

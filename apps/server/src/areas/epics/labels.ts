@@ -1,39 +1,15 @@
-// The labels of epics: names from the `labels` parameters, and their details (`with_labels_details`) from the
-// labels of the epic's group and its ancestors (the labels an epic of the group can carry), matched by title
-// as GitLab matches them.
+// The labels of epics: their details (`with_labels_details`) from the labels of the epic's group and its
+// ancestors (the labels an epic of the group can carry), matched by title as GitLab matches them. Label
+// names are read by the issuables' `labelNames`, as for issues and merge requests.
 
 import { sql } from 'kysely';
-import { invalidParameter } from '../../core/http/errors.js';
 import type { Schemas } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import type { LabelFilter } from './store.js';
 
 type LabelBody = Schemas['EpicLabelDetails'];
 
 /** GitLab's colour of a label made without one (Label::DEFAULT_COLOR). */
 const DEFAULT_COLOR = '#6699cc';
-
-/** Label names from a comma-separated string: trimmed, empty ones dropped, repeats removed. */
-export function labelNames(name: string, value: string): string[] {
-  const names: string[] = [];
-  for (const part of value.split(',')) {
-    const label = part.trim();
-    if (label === '') continue;
-    if ([...label].length > 255) throw invalidParameter(name, 'a label name is longer than 255 characters');
-    if (!names.includes(label)) names.push(label);
-  }
-  return names;
-}
-
-/** The `labels` filter: `None` (no label), `Any` (some label), or all of the named ones. */
-export function labelFilter(value: string | undefined): LabelFilter | undefined {
-  if (value === undefined) return undefined;
-  const lower = value.trim().toLowerCase();
-  if (lower === 'none') return { kind: 'none' };
-  if (lower === 'any') return { kind: 'any' };
-  const names = labelNames('labels', value);
-  return names.length === 0 ? undefined : { kind: 'all', names };
-}
 
 /**
  * The text colour GitLab shows on a label's colour (LabelsHelper#text_color_for_bg): `#333333` on light

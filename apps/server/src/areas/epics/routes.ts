@@ -8,8 +8,7 @@ import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
-import { integerQuery, orderQuery } from '../issuables/index.js';
-import { labelFilter } from './labels.js';
+import { integerQuery, labelsQuery, orderQuery } from '../issuables/index.js';
 import {
   createGroupEpic,
   deleteGroupEpic,
@@ -58,7 +57,7 @@ function listQueryOf(req: ApiRequest): EpicListQuery {
     filters: {
       state,
       authorId: integerQuery(req, 'author_id'),
-      labels: labelFilter(optionalQueryString(req, 'labels')),
+      labels: labelsQuery(req),
       search: optionalQueryString(req, 'search'),
       createdAfter: timeQuery(req, 'created_after'),
       createdBefore: timeQuery(req, 'created_before'),

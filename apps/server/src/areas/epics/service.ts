@@ -13,7 +13,7 @@ import type { Db } from '../../core/store/database.js';
 import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { confidentialEpics, epicsAvailable } from '../features/index.js';
-import { labelNames } from './labels.js';
+import { labelNames } from '../issuables/index.js';
 import { type Epic, type EpicView, presentEpics } from './present.js';
 import {
   deleteEpic,

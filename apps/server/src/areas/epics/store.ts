@@ -16,6 +16,7 @@ import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database, EpicsTable } from '../../core/store/tables.js';
+import type { LabelFilter } from '../issuables/index.js';
 
 export type EpicRow = Selectable<EpicsTable>;
 
@@ -30,7 +31,7 @@ export interface GroupScope {
 }
 
 /** The labels filter: epics with no label, with any, or with all of the named ones. */
-export type LabelFilter = { kind: 'none' } | { kind: 'any' } | { kind: 'all'; names: string[] };
+export type { LabelFilter };
 
 /** The reaction filter: the caller reacted with no emoji, with any, or with this one. */
 export type ReactionFilter = { kind: 'none' } | { kind: 'any' } | { kind: 'name'; name: string };

@@ -9,6 +9,7 @@
 // | higherTier                   | instance tier `premium`                     | a Premium licence                   |
 // | epicsAvailable               | higher tier                                 | the `epics` licensed feature        |
 // | multipleIssueAssignees       | higher tier                                 | `multiple_issue_assignees`          |
+// | multipleMergeRequestAssignees| higher tier                                 | `multiple_merge_request_assignees`  |
 // | epicNotificationEvent        | higher tier                                 | the `new_epic` custom event (EE)    |
 // | delayedProjectDeletion       | higher tier + deletion_adjourned_period_days| adjourned (delayed) deletion        |
 // | pipelineTestReport           | feature flag `pipeline_test_report`         | the test report's feature flag      |
@@ -44,6 +45,11 @@ export function epicsAvailable(context: WithInstance): boolean {
 
 /** Several assignees per issue are a higher-tier feature; the free tier keeps the first one. */
 export function multipleIssueAssignees(context: WithInstance): boolean {
+  return higherTier(context);
+}
+
+/** Several assignees per merge request are a higher-tier feature; the free tier keeps the first one. */
+export function multipleMergeRequestAssignees(context: WithInstance): boolean {
   return higherTier(context);
 }
 

@@ -1,6 +1,10 @@
-// Groups (document 2, section 4.1): lists, subgroups, details and the projects of a group.
+// Groups (document 2, section 4.1): lists, subgroups, details and the projects of a group; creating, changing
+// and deleting groups (issue 27, GitLab v4); the groups' avatars are served outside the API
+// (groupAvatarsRouter, mounted by app.ts on the server's root).
 import type { Area } from '../../core/area.js';
 import { groupsFixtures } from './fixtures.js';
 import { groupsHandlers } from './routes.js';
+
+export { groupAvatarsRouter } from './routes.js';
 
 export const groupsArea: Area = { name: 'groups', handlers: groupsHandlers, fixtures: groupsFixtures };

@@ -1,7 +1,7 @@
 // The groups area's queries: which groups a caller may see (GitLab's GroupsFinder, in SQL), one page of them,
 // and what presenting a page needs (the names of their ancestors, custom attributes, statistics), each one
 // query for the whole page.
-import { type Insertable, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type Insertable, type RawBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { GroupRow } from '../../core/access/access.js';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import type { Db } from '../../core/store/database.js';
@@ -118,6 +118,18 @@ const RECORD_COLUMNS = [
   'groups.description',
   'groups.created_at',
   'groups.runners_token',
+  'groups.share_with_group_lock',
+  'groups.require_two_factor_authentication',
+  'groups.two_factor_grace_period',
+  'groups.project_creation_level',
+  'groups.auto_devops_enabled',
+  'groups.subgroup_creation_level',
+  'groups.emails_disabled',
+  'groups.mentions_disabled',
+  'groups.lfs_enabled',
+  'groups.request_access_enabled',
+  'groups.default_branch_protection',
+  'groups.avatar',
 ] as const;
 
 /** One page of the groups of `filter` in `order` (the ID breaks ties, ascending, as GitLab's list does). */
@@ -201,4 +213,241 @@ export function projectsInGroups(db: Db, groupIds: readonly number[]) {
 export async function insertGroup(db: Db, group: Insertable<Database['groups']>): Promise<number> {
   const { id } = await db.insertInto('groups').values(group).returning('id').executeTakeFirstOrThrow();
   return id;
+}
+
+// Making, changing and removing groups (issue 27).
+
+export type GroupChanges = Updateable<Database['groups']>;
+
+/** Whether the user may create top-level groups (GitLab's `can_create_group`; administrators always may). */
+export async function userMayCreateGroups(db: Db, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('can_create_group')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.can_create_group === 1;
+}
+
+/**
+ * Whether `path` is taken (ignoring case) where a group would take it: under `parentId` by another group or
+ * a project, at the top by another group or a user (whose personal namespace has their username).
+ * `exceptGroupId` is the group itself when it changes its path.
+ */
+export async function pathTaken(
+  db: Db,
+  parentId: number | null,
+  path: string,
+  exceptGroupId?: number,
+): Promise<boolean> {
+  const lower = path.toLowerCase();
+  let groups = db
+    .selectFrom('groups')
+    .select('id')
+    .where(sql<boolean>`lower(path) = ${lower}`)
+    .where('parent_id', parentId === null ? 'is' : '=', parentId);
+  if (exceptGroupId !== undefined) groups = groups.where('id', '!=', exceptGroupId);
+  if (await groups.executeTakeFirst()) return true;
+  if (parentId === null) {
+    // Every user has a personal namespace at the top named after them, made or not.
+    const user = await db
+      .selectFrom('users')
+      .select('id')
+      .where(sql<boolean>`lower(username) = ${lower}`)
+      .executeTakeFirst();
+    return user !== undefined;
+  }
+  const project = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('namespace_id', '=', parentId)
+    .where(sql<boolean>`lower(path) = ${lower}`)
+    .executeTakeFirst();
+  return project !== undefined;
+}
+
+/** A group's visibility, if it exists. */
+export function visibilityOfGroup(db: Db, groupId: number): Promise<{ visibility: string } | undefined> {
+  return db.selectFrom('groups').select('visibility').where('id', '=', groupId).executeTakeFirst();
+}
+
+/** The visibilities of the group's descendants (subgroups at any depth) and of its own projects. */
+export async function visibilitiesBelow(
+  db: Db,
+  groupId: number,
+): Promise<{ subgroups: string[]; projects: string[] }> {
+  const [subgroups, projects] = await Promise.all([
+    db
+      .selectFrom('group_ancestors as a')
+      .innerJoin('groups as g', 'g.id', 'a.group_id')
+      .select('g.visibility')
+      .distinct()
+      .where('a.ancestor_id', '=', groupId)
+      .where('a.depth', '>', 0)
+      .execute(),
+    db.selectFrom('projects').select('visibility').distinct().where('namespace_id', '=', groupId).execute(),
+  ]);
+  return {
+    subgroups: subgroups.map((row) => row.visibility),
+    projects: projects.map((row) => row.visibility),
+  };
+}
+
+/** Makes the group and its creator's owner membership, in one transaction; returns its ID. */
+export async function insertGroupWithOwner(
+  db: Db,
+  group: Insertable<Database['groups']>,
+  ownerId: number,
+): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const { id } = await trx.insertInto('groups').values(group).returning('id').executeTakeFirstOrThrow();
+    await trx
+      .insertInto('members')
+      .values({
+        source_type: 'Group',
+        source_id: id,
+        user_id: ownerId,
+        access_level: 50,
+        created_at: group.created_at,
+        created_by_id: ownerId,
+      })
+      .execute();
+    return id;
+  });
+}
+
+/**
+ * Changes the group's columns; a new full path moves the full paths of its descendants with it (their
+ * part below the group kept), in the same transaction.
+ */
+export async function updateGroupRow(
+  db: Db,
+  groupId: number,
+  changes: GroupChanges,
+  fullPaths?: { from: string; to: string },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (Object.keys(changes).length > 0)
+      await trx.updateTable('groups').set(changes).where('id', '=', groupId).execute();
+    if (!fullPaths || fullPaths.from === fullPaths.to) return;
+    await trx
+      .updateTable('groups')
+      .set({ full_path: sql<string>`${fullPaths.to} || substr(full_path, ${fullPaths.from.length + 1})` })
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('group_ancestors').select('group_id').where('ancestor_id', '=', groupId),
+      )
+      .execute();
+  });
+}
+
+/** The group and its descendants, deepest first (children before their parents). */
+export async function subtreeOf(db: Db, groupId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('group_ancestors')
+    .select('group_id')
+    .where('ancestor_id', '=', groupId)
+    .orderBy('depth', 'desc')
+    .orderBy('group_id', 'desc')
+    .execute();
+  return rows.map((row) => row.group_id);
+}
+
+/** The projects in these groups. */
+export async function projectIdsIn(db: Db, groupIds: readonly number[]): Promise<number[]> {
+  if (groupIds.length === 0) return [];
+  const rows = await db.selectFrom('projects').select('id').where('namespace_id', 'in', groupIds).execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The tables holding rows of groups, read from the schema (so tables later migrations add go too): a
+ * `group_id` or `ancestor_id` column, an `epic_id` or `label_id` column (rows of a group's epics and
+ * labels), or a polymorphic pair naming a `Group` (members, access requests, notification settings, custom
+ * attributes).
+ */
+async function tablesReferringToGroups(db: Db) {
+  const byColumn: [string, 'group_id' | 'ancestor_id' | 'epic_id' | 'label_id'][] = [];
+  const polymorphic: [string, string, string][] = [];
+  for (const table of await db.introspection.getTables()) {
+    const columns = new Set(table.columns.map((column) => column.name));
+    for (const column of ['epic_id', 'label_id', 'group_id', 'ancestor_id'] as const) {
+      if (columns.has(column) && table.name !== 'groups') byColumn.push([table.name, column]);
+    }
+    for (const [type, id] of [
+      ['source_type', 'source_id'],
+      ['subject_type', 'subject_id'],
+    ] as const) {
+      if (columns.has(type) && columns.has(id)) polymorphic.push([table.name, type, id]);
+    }
+  }
+  return { byColumn, polymorphic };
+}
+
+/**
+ * Removes the rows of these groups (deepest first, as subtreeOf gives them) and of everything that hangs on
+ * them, in one transaction. Their projects are removed before (by the projects area).
+ */
+export async function deleteGroupRows(db: Db, groupIds: readonly number[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  const tables = await tablesReferringToGroups(db);
+  await db.transaction().execute(async (trx) => {
+    const ids = [...groupIds];
+    const epics = (await trx.selectFrom('epics').select('id').where('group_id', 'in', ids).execute()).map(
+      (row) => row.id,
+    );
+    const labels = (await trx.selectFrom('labels').select('id').where('group_id', 'in', ids).execute()).map(
+      (row) => row.id,
+    );
+    const of: Record<string, number[]> = {
+      epic_id: epics,
+      label_id: labels,
+      group_id: ids,
+      ancestor_id: ids,
+    };
+    // What hangs on an epic by type and ID (reactions, labels, assignees), then the rows naming an epic, a
+    // label or a group by column: table and column names from the schema, never from the request.
+    if (epics.length > 0) {
+      await trx
+        .deleteFrom('award_emoji')
+        .where('awardable_type', '=', 'Epic')
+        .where('awardable_id', 'in', epics)
+        .execute();
+      await trx
+        .deleteFrom('issuable_labels')
+        .where('issuable_type', '=', 'Epic')
+        .where('issuable_id', 'in', epics)
+        .execute();
+      await trx
+        .deleteFrom('issuable_users')
+        .where('issuable_type', '=', 'Epic')
+        .where('issuable_id', 'in', epics)
+        .execute();
+      await trx
+        .deleteFrom('todos')
+        .where('target_type', '=', 'Epic')
+        .where('target_id', 'in', epics)
+        .execute();
+      await trx
+        .deleteFrom('notes')
+        .where('noteable_type', '=', 'Epic')
+        .where('noteable_id', 'in', epics)
+        .execute();
+      await trx.updateTable('epics').set({ parent_id: null }).where('parent_id', 'in', epics).execute();
+    }
+    for (const column of ['epic_id', 'label_id', 'group_id', 'ancestor_id'] as const) {
+      const values = of[column] ?? [];
+      if (values.length === 0) continue;
+      for (const [table, name] of tables.byColumn) {
+        if (name !== column) continue;
+        await sql`delete from ${sql.table(table)} where ${sql.ref(name)} in (${sql.join(values)})`.execute(
+          trx,
+        );
+      }
+    }
+    for (const [table, typeColumn, idColumn] of tables.polymorphic) {
+      await sql`delete from ${sql.table(table)}
+        where ${sql.ref(typeColumn)} = 'Group' and ${sql.ref(idColumn)} in (${sql.join(ids)})`.execute(trx);
+    }
+    for (const id of ids) await trx.deleteFrom('groups').where('id', '=', id).execute();
+  });
 }

@@ -1,16 +1,23 @@
 // What makes integrations fire: the project hooks' event sources (a change of the repository's refs, a change
-// of a pipeline's status), their payloads, and the integrations' flags and branch settings. Each runs in the
+// of a pipeline's status, a merge request's opening, closing, reopening or merge), their payloads, and the integrations' flags and branch settings. Each runs in the
 // request or runner step that made the change and only queues jobs (delivery.ts sends them). Projects
 // without an integration that fires cost one query.
 import { randomUUID } from 'node:crypto';
 import type { ServerContext } from '../../core/context.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
+import { type MergeRequestChange, onMergeRequestEvent } from '../mergeRequests/index.js';
 import { onPipelineStatusChange } from '../pipelines/index.js';
-import { pipelinePayloadFor, pushEventName, pushPayloadFor } from '../projectHooks/index.js';
+import {
+  mergeRequestPayloadFor,
+  pipelinePayloadFor,
+  pushEventName,
+  pushPayloadFor,
+} from '../projectHooks/index.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { CATALOG, type Firing, type Slug } from './catalog.js';
 import { type Message, type PushDiffRange, queueMessage } from './delivery.js';
 import {
+  chatMergeRequestText,
   chatPipelineText,
   chatPushText,
   commitStatusBody,
@@ -212,8 +219,29 @@ async function onPipelineStatus(context: ServerContext, baseUrl: string, pipelin
   }
 }
 
-/** Subscribes the integrations to repository and pipeline changes. `baseUrl` starts the links they send. */
+/** A merge request event to the team chats with `merge_requests_events` (GitLab sends none for an update). */
+async function onMergeRequest(
+  context: ServerContext,
+  baseUrl: string,
+  change: MergeRequestChange,
+): Promise<void> {
+  if (change.action === 'update') return;
+  const rows = (
+    await activeIntegrationsWithAnyFlag(context.db, change.mergeRequest.project_id, ['merge_requests_events'])
+  ).filter((row) => firingOf(row) === 'chat');
+  if (rows.length === 0) return;
+  const payload = await mergeRequestPayloadFor(context, baseUrl, change);
+  if (!payload) return;
+  for (const row of rows)
+    await queueMessage(context, row.id, { kind: 'chat', text: chatMergeRequestText(payload) });
+}
+
+/**
+ * Subscribes the integrations to repository, pipeline and merge request changes. `baseUrl` starts the links
+ * they send.
+ */
 export function registerIntegrationEvents(context: ServerContext, baseUrl: string): void {
   context.repositoryEvents.onChange((projectId, refs) => onRefsChanged(context, baseUrl, projectId, refs));
   onPipelineStatusChange(context, (pipelineId) => onPipelineStatus(context, baseUrl, pipelineId));
+  onMergeRequestEvent(context, (change) => onMergeRequest(context, baseUrl, change));
 }

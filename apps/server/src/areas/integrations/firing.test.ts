@@ -1,5 +1,5 @@
 // Integrations firing for real, through the job queue, to a local receiver: the team chats (push, branch
-// settings, finished pipelines), the build server trigger, the CI server hook, the code host's commit status,
+// settings, finished pipelines, merge requests), the build server trigger, the CI server hook, the code host's commit status,
 // retries; and the push e-mails written to the outbox under the data directory. Also what the conformance
 // suite cannot see: the higher-tier slug on the free tier.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -18,6 +18,8 @@ import { repositoryOf } from '../../core/git/repositories.js';
 import { ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { ApiError } from '../../core/http/errors.js';
 import { readFixturesFile } from '../../core/store/fixturesFile.js';
+import { mergeProjectMergeRequest } from '../mergeRequests/merge.js';
+import { createProjectMergeRequest, updateProjectMergeRequest } from '../mergeRequests/writes.js';
 import { pipelineStatusChanged } from '../pipelines/events.js';
 import { outboxDirectory, registerIntegrationDeliveryJob } from './delivery.js';
 import { registerIntegrationEvents } from './events.js';
@@ -225,6 +227,8 @@ describe('push events', () => {
 });
 
 describe('pipeline events', () => {
+  /** Pipeline numbers above the fixtures' own. */
+  let nextIid = 1000;
   async function finishedPipeline(status: string): Promise<{ id: number; sha: string }> {
     const branch = await repositoryOf(context, await project()).getBranch('main');
     const sha = branch?.commit.id ?? '';
@@ -233,6 +237,7 @@ describe('pipeline events', () => {
       .insertInto('pipelines')
       .values({
         project_id: PROJECT_ID,
+        iid: ++nextIid,
         sha,
         before_sha: ZERO_SHA,
         ref: 'main',
@@ -296,6 +301,41 @@ describe('pipeline events', () => {
         description: `Pipeline #${failed.id} failed on Collab`,
         context: 'ci/collab/main',
       },
+    ]);
+  });
+});
+
+describe('merge request events', () => {
+  it('tell a team chat of a merge request opened, closed, reopened and merged, not of an update', async () => {
+    receiver = await startReceiver();
+    await putIntegration(context, owner, PROJECT, 'team-chat-a', {
+      webhook: `${receiver.origin}/chat`,
+      push_events: false,
+    });
+    const created = await repositoryOf(context, await project()).createBranch('chat-mr', 'main');
+    if (!created.ok) throw new Error(created.message);
+    await push('chat-mr', 'mr.txt');
+    const mr = await createProjectMergeRequest(
+      context,
+      owner,
+      PROJECT,
+      { source_branch: 'chat-mr', target_branch: 'main', title: 'Chatty' },
+      BASE_URL,
+    );
+    for (const body of [
+      { title: 'Chatty change' },
+      { state_event: 'close' as const },
+      { state_event: 'reopen' as const },
+    ])
+      await updateProjectMergeRequest(context, owner, PROJECT, mr.iid, body, BASE_URL);
+    await mergeProjectMergeRequest(context, owner, PROJECT, mr.iid, {}, BASE_URL);
+    const received = await receivedAtLeast(4);
+    const link = `<${BASE_URL}/acme/website/-/merge_requests/${mr.iid}|!${mr.iid} Chatty`;
+    expect(received.map((r) => JSON.parse(r.body).text)).toEqual([
+      `Olga Owner (owner) opened merge request ${link}> in <${BASE_URL}/acme/website|Website>`,
+      `Olga Owner (owner) closed merge request ${link} change> in <${BASE_URL}/acme/website|Website>`,
+      `Olga Owner (owner) opened merge request ${link} change> in <${BASE_URL}/acme/website|Website>`,
+      `Olga Owner (owner) merged merge request ${link} change> in <${BASE_URL}/acme/website|Website>`,
     ]);
   });
 });

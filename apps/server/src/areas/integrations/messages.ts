@@ -1,10 +1,11 @@
 // What the integrations say about an event, built from the project hooks' payloads (GitLab's
-// Integrations::ChatMessage::PushMessage and PipelineMessage, and Emails::EmailsOnPush). Pure functions of the
+// Integrations::ChatMessage::PushMessage, PipelineMessage and MergeMessage, and Emails::EmailsOnPush). Pure functions of the
 // payload: no database and no git here. The seeds leave these payloads "not shown".
-import type { pipelinePayloadFor, pushPayloadFor } from '../projectHooks/index.js';
+import type { mergeRequestPayloadFor, pipelinePayloadFor, pushPayloadFor } from '../projectHooks/index.js';
 
 export type PushPayload = NonNullable<Awaited<ReturnType<typeof pushPayloadFor>>>;
 export type PipelinePayload = NonNullable<Awaited<ReturnType<typeof pipelinePayloadFor>>>;
+export type MergeRequestPayload = NonNullable<Awaited<ReturnType<typeof mergeRequestPayloadFor>>>;
 
 const ZERO_SHA = '0'.repeat(40);
 const BRANCH_PREFIX = 'refs/heads/';
@@ -40,6 +41,17 @@ export function chatPushText(payload: PushPayload): string {
     lines.push(`${link(commit.url, commit.id.slice(0, 8))}: ${commit.title} - ${commit.author.name}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * The message a merge request's opening, closing, reopening or merge sends to a team chat (GitLab's
+ * MergeMessage: `<user> (<username>) <state> merge request <!iid title> in <project>`; updates send none).
+ */
+export function chatMergeRequestText(payload: MergeRequestPayload): string {
+  const mr = payload.object_attributes;
+  const user = `${payload.user.name} (${payload.user.username})`;
+  const projectLink = link(payload.project.web_url, payload.project.name);
+  return `${user} ${mr.state} merge request ${link(mr.url, `!${mr.iid} ${mr.title}`)} in ${projectLink}`;
 }
 
 /** `mm:ss`, or `h:mm:ss` past an hour (GitLab's duration of a pipeline message). */

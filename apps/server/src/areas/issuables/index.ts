@@ -8,6 +8,7 @@ export {
   type LabelFilter,
   labelFilter,
   labelNames,
+  labelsQuery,
   orderQuery,
 } from './parameters.js';
 export {

@@ -6,7 +6,8 @@ import { optionalQueryString } from '../../core/http/request.js';
 import type { ApiRequest } from '../../core/http/types.js';
 
 /**
- * Label names from a comma-separated string or an array (GitLab's label parameters): trimmed, empty ones
+ * Label names from a comma-separated string or an array (GitLab's label parameters, read by its
+ * `LabelsList` coercion, on issues, merge requests, epics and their list filters): trimmed, empty ones
  * dropped, duplicates removed (first spelling kept). `name` is the parameter, for the error message.
  */
 export function labelNames(name: string, value: string | readonly string[]): string[] {
@@ -15,7 +16,8 @@ export function labelNames(name: string, value: string | readonly string[]): str
   for (const part of parts) {
     const label = part.trim();
     if (label === '') continue;
-    if (label.length > 255) throw invalidParameter(name, 'a label name is longer than 255 characters');
+    // Characters as a label's title counts them (code points, not UTF-16 units).
+    if ([...label].length > 255) throw invalidParameter(name, 'a label name is longer than 255 characters');
     if (!names.includes(label)) names.push(label);
   }
   return names;
@@ -24,14 +26,26 @@ export function labelNames(name: string, value: string | readonly string[]): str
 /** The `labels` filter: issuables with none, with any, or with all of the named labels. */
 export type LabelFilter = { kind: 'none' } | { kind: 'any' } | { kind: 'all'; names: string[] };
 
-/** `None` and `Any` (any case, as GitLab's FILTER_NONE / FILTER_ANY) or label names. */
-export function labelFilter(value: string | undefined): LabelFilter | undefined {
+/**
+ * `None` and `Any` (any case, as GitLab's FILTER_NONE / FILTER_ANY: one of the names is enough, as in its
+ * IssuableFinder) or label names, from a comma-separated string or an array.
+ */
+export function labelFilter(value: string | readonly string[] | undefined): LabelFilter | undefined {
   if (value === undefined) return undefined;
-  const lower = value.trim().toLowerCase();
-  if (lower === 'none') return { kind: 'none' };
-  if (lower === 'any') return { kind: 'any' };
   const names = labelNames('labels', value);
+  const lower = names.map((label) => label.toLowerCase());
+  if (lower.includes('none')) return { kind: 'none' };
+  if (lower.includes('any')) return { kind: 'any' };
   return names.length === 0 ? undefined : { kind: 'all', names };
+}
+
+/** The `labels` query filter, given as `labels=a,b`, `labels[]=a&labels[]=b` or `labels=a&labels=b`. */
+export function labelsQuery(req: ApiRequest): LabelFilter | undefined {
+  const value = req.query.labels;
+  if (typeof value === 'string') return labelFilter(value);
+  if (Array.isArray(value))
+    return labelFilter(value.filter((item): item is string => typeof item === 'string'));
+  return undefined;
 }
 
 /** An integer query parameter (the validator has checked it; a number or its digits). */

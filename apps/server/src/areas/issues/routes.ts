@@ -8,7 +8,7 @@ import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
-import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
+import { iidsQuery, integerQuery, labelsQuery, orderQuery } from '../issuables/index.js';
 import {
   createProjectIssue,
   getProjectIssue,
@@ -34,7 +34,7 @@ function listFiltersOf(req: ApiRequest): IssueListFilters {
   if (confidential !== undefined && confidentialFlag === undefined) throw invalidParameter('confidential');
   return {
     state,
-    labels: labelFilter(optionalQueryString(req, 'labels')),
+    labels: labelsQuery(req),
     search: optionalQueryString(req, 'search'),
     authorId: integerQuery(req, 'author_id'),
     assignee: assigneeQuery(req),

@@ -14,8 +14,7 @@ function memberLevel(level: number): MemberAccessLevel {
 }
 
 /**
- * This server has no membership expiry, seat limits or account locking: every membership is `active`,
- * never expires, and no member is locked.
+ * This server has no seat limits or account locking: every membership is `active` and no member is locked.
  */
 export function presentMember(row: MemberRow, origin: string): Member {
   return {
@@ -28,7 +27,7 @@ export function presentMember(row: MemberRow, origin: string): Member {
     web_url: `${origin}/${row.username}`,
     access_level: memberLevel(row.access_level),
     created_at: row.created_at,
-    expires_at: null,
+    expires_at: row.expires_at,
     membership_state: 'active',
   };
 }

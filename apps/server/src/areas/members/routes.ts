@@ -1,4 +1,5 @@
-// Routes of the members area: direct and inherited members of groups and projects, lists and single reads.
+// Routes of the members area: direct and inherited members of groups and projects, lists and single reads;
+// adding, changing and removing direct members.
 
 import type { Response } from 'express';
 import type { ServerContext } from '../../core/context.js';
@@ -8,6 +9,14 @@ import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { originOf, pathParam } from '../../core/http/request.js';
 import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import { getMember, listMembers, type MemberListQuery, type SourceType } from './service.js';
+import {
+  type AddMemberBody,
+  addMember,
+  type EditMemberBody,
+  editMember,
+  type RemoveMemberQuery,
+  removeMember,
+} from './write.js';
 
 /**
  * `user_id` is an integer (the validator has checked it). One beyond the safe integers, or below 1, names
@@ -59,7 +68,48 @@ export function membersHandlers(context: ServerContext): OperationHandlers {
     res.json(body);
   };
 
+  const add = async (type: SourceType, req: ApiRequest, res: Response) => {
+    const body: ResponseBody<'addGroupMember' | 'addProjectMember', 201> = await addMember(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+      req.body as AddMemberBody,
+      originOf(req),
+    );
+    res.status(201).json(body);
+  };
+  const edit = async (type: SourceType, req: ApiRequest, res: Response) => {
+    const body: ResponseBody<'editGroupMember' | 'editProjectMember', 200> = await editMember(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+      userIdOf(req),
+      req.body as EditMemberBody,
+      originOf(req),
+    );
+    res.json(body);
+  };
+  const remove = async (type: SourceType, req: ApiRequest, res: Response) => {
+    await removeMember(
+      context,
+      callerOf(res),
+      type,
+      pathParam(req, 'id'),
+      userIdOf(req),
+      req.query as RemoveMemberQuery,
+    );
+    res.status(204).end();
+  };
+
   return {
+    addProjectMember: (req, res) => add('Project', req, res),
+    editProjectMember: (req, res) => edit('Project', req, res),
+    removeProjectMember: (req, res) => remove('Project', req, res),
+    addGroupMember: (req, res) => add('Group', req, res),
+    editGroupMember: (req, res) => edit('Group', req, res),
+    removeGroupMember: (req, res) => remove('Group', req, res),
     listProjectMembers: (req, res) => list('Project', false, req, res),
     listProjectMembersIncludingInherited: (req, res) => list('Project', true, req, res),
     getProjectMember: (req, res) => get('Project', false, req, res),

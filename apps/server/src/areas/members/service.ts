@@ -1,4 +1,5 @@
-// The members of groups and projects, read only (GitLab v4's lib/api/members.rb; the seeds do not show it).
+// The members of groups and projects, read (GitLab v4's lib/api/members.rb; the seeds do not show it; write.ts
+// adds, changes and removes them).
 // - Direct members: the source's own memberships.
 // - All members (`/members/all`): for a group, its own and its ancestors' members; for a project, its own,
 //   those of its namespace's group chain and those of the groups it is shared with (and their ancestors),

@@ -17,6 +17,7 @@ export interface MemberRow {
   avatar_url: string | null;
   access_level: number;
   created_at: string;
+  expires_at: string | null;
 }
 
 /** The memberships of some sources of one type, ranked (lower first) and possibly capped at a level. */
@@ -84,6 +85,7 @@ export function pageOfDirectMembers(
           'u.avatar_url',
           'm.access_level',
           'm.created_at',
+          'm.expires_at',
         ])
         .orderBy('m.id'),
     window,
@@ -101,6 +103,7 @@ function candidateMemberships(db: Db, sets: readonly MembershipSet[]) {
           'members.id',
           'members.user_id',
           'members.created_at',
+          'members.expires_at',
           // CASE, not least()/min(a, b): SQL that SQLite and PostgreSQL share.
           (set.cap === undefined
             ? sql<number>`members.access_level`
@@ -129,6 +132,7 @@ function allMembersQuery(db: Db, sets: readonly MembershipSet[]) {
     .select([
       'c.user_id',
       'c.created_at',
+      'c.expires_at',
       sql<number>`max(c.access_level) over (partition by c.user_id)`.as('access_level'),
       sql<number>`row_number() over (partition by c.user_id order by c.rank, c.access_level desc, c.id)`.as(
         'position',
@@ -163,6 +167,7 @@ export async function pageOfAllMembers(
           'u.avatar_url',
           'r.access_level',
           'r.created_at',
+          'r.expires_at',
         ])
         .orderBy('r.user_id'),
     window,
@@ -186,6 +191,7 @@ export function findDirectMember(
       'u.avatar_url',
       'm.access_level',
       'm.created_at',
+      'm.expires_at',
     ])
     .where('m.source_type', '=', source.type)
     .where('m.source_id', '=', source.id)
@@ -210,6 +216,7 @@ export async function findAnyMember(
       'u.avatar_url',
       'r.access_level',
       'r.created_at',
+      'r.expires_at',
     ])
     .where('r.user_id', '=', userId)
     .executeTakeFirst();
@@ -251,4 +258,161 @@ export async function insertMember(
       created_at: member.now,
     })
     .execute();
+}
+
+// Adding, changing and removing members through the API (issue 27).
+
+export type Source = { type: 'Project' | 'Group'; id: number };
+
+/** A user to add, by ID or by username (ignoring case). */
+export function findUserFor(
+  db: Db,
+  who: { id: number } | { username: string },
+): Promise<{ id: number } | undefined> {
+  const query = db.selectFrom('users').select('id');
+  return 'id' in who
+    ? query.where('id', '=', who.id).executeTakeFirst()
+    : query.where(sql<SqlBool>`lower(username) = ${who.username.toLowerCase()}`).executeTakeFirst();
+}
+
+/**
+ * Adds a direct member and drops the user's pending access request to the source (the membership answers
+ * it), in one transaction. Returns false when the user became a member meanwhile.
+ */
+export async function addMemberRow(
+  db: Db,
+  source: Source,
+  member: { userId: number; accessLevel: number; expiresAt: string | null; createdBy: number; now: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx
+      .selectFrom('members')
+      .select('id')
+      .where('source_type', '=', source.type)
+      .where('source_id', '=', source.id)
+      .where('user_id', '=', member.userId)
+      .executeTakeFirst();
+    if (existing) return false;
+    await trx
+      .insertInto('members')
+      .values({
+        source_type: source.type,
+        source_id: source.id,
+        user_id: member.userId,
+        access_level: member.accessLevel,
+        created_at: member.now,
+        expires_at: member.expiresAt,
+        created_by_id: member.createdBy,
+      })
+      .execute();
+    await trx
+      .deleteFrom('access_requests')
+      .where('source_type', '=', source.type)
+      .where('source_id', '=', source.id)
+      .where('user_id', '=', member.userId)
+      .execute();
+    return true;
+  });
+}
+
+/** Changes a direct member's level and, when given, the membership's last day. */
+export async function updateMemberRow(
+  db: Db,
+  source: Source,
+  userId: number,
+  changes: { accessLevel: number; expiresAt?: string },
+): Promise<void> {
+  await db
+    .updateTable('members')
+    .set({
+      access_level: changes.accessLevel,
+      ...(changes.expiresAt === undefined ? {} : { expires_at: changes.expiresAt }),
+    })
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** How many distinct users own the groups (direct owners of any of them). */
+export async function ownerCount(db: Db, groupIds: readonly number[]): Promise<number> {
+  if (groupIds.length === 0) return 0;
+  const row = await db
+    .selectFrom('members')
+    .select(sql<number>`count(distinct user_id)`.as('owners'))
+    .where('source_type', '=', 'Group')
+    .where('source_id', 'in', [...groupIds])
+    .where('access_level', '>=', 50)
+    .executeTakeFirst();
+  return Number(row?.owners ?? 0);
+}
+
+/** A group's descendants (without the group) and the projects of the group and of its descendants. */
+export async function subtreeOfGroup(
+  db: Db,
+  groupId: number,
+): Promise<{ subgroupIds: number[]; projectIds: number[] }> {
+  const groups = await db
+    .selectFrom('group_ancestors')
+    .select(['group_id', 'depth'])
+    .where('ancestor_id', '=', groupId)
+    .execute();
+  const all = groups.map((row) => row.group_id);
+  const projects = await db.selectFrom('projects').select('id').where('namespace_id', 'in', all).execute();
+  return {
+    subgroupIds: groups.filter((row) => row.depth > 0).map((row) => row.group_id),
+    projectIds: projects.map((row) => row.id),
+  };
+}
+
+/**
+ * Removes a direct member, in one transaction with, when asked, the user's direct memberships of the
+ * subresources (a group's subgroups and projects) and the user's assignments to the issues and merge
+ * requests of `unassignIn` projects.
+ */
+export async function removeMemberRows(
+  db: Db,
+  source: Source,
+  userId: number,
+  also: { subgroupIds: readonly number[]; projectIds: readonly number[]; unassignIn: readonly number[] },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const sources: [string, readonly number[]][] = [
+      [source.type, [source.id]],
+      ['Group', also.subgroupIds],
+      ['Project', also.projectIds],
+    ];
+    for (const [type, ids] of sources) {
+      if (ids.length === 0) continue;
+      await trx
+        .deleteFrom('members')
+        .where('source_type', '=', type)
+        .where('source_id', 'in', [...ids])
+        .where('user_id', '=', userId)
+        .execute();
+    }
+    if (also.unassignIn.length === 0) return;
+    const projects = [...also.unassignIn];
+    await trx
+      .deleteFrom('issuable_users')
+      .where('user_id', '=', userId)
+      .where('role', '=', 'assignee')
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('issuable_type', '=', 'Issue'),
+            eb('issuable_id', 'in', eb.selectFrom('issues').select('id').where('project_id', 'in', projects)),
+          ]),
+          eb.and([
+            eb('issuable_type', '=', 'MergeRequest'),
+            eb(
+              'issuable_id',
+              'in',
+              eb.selectFrom('merge_requests').select('id').where('project_id', 'in', projects),
+            ),
+          ]),
+        ]),
+      )
+      .execute();
+  });
 }

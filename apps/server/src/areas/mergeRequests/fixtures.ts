@@ -1,4 +1,4 @@
-// The merge requests of a fixtures file's projects (the API does not create them), numbered 1, 2, 3 … in
+// The merge requests of a fixtures file's projects (the API makes more), numbered 1, 2, 3 … in
 // file order, with their labels, assignees and reviewers (their notes are the notes area's). Each points at
 // its source branch's head in the repository the projects area made.
 import type { AreaFixtures } from '../../core/area.js';

@@ -1,8 +1,8 @@
-// Project merge requests (GitLab v4): list and read the merge requests the fixtures make.
+// Project merge requests (GitLab v4): list, read, create, update and merge them.
 import type { Area } from '../../core/area.js';
 import { mergeRequestsFixtures } from './fixtures.js';
 import { mergeRequestsHandlers } from './routes.js';
-// Registers merge requests as to-do targets (the to-do list presents them).
+// Registers merge requests as to-do targets (the to-do list presents them); writes make their to-dos there.
 import './todo.js';
 
 export const mergeRequestsArea: Area = {
@@ -10,6 +10,12 @@ export const mergeRequestsArea: Area = {
   handlers: mergeRequestsHandlers,
   fixtures: mergeRequestsFixtures,
 };
+export {
+  type MergeRequestAction,
+  type MergeRequestChange,
+  onMergeRequestEvent,
+  onMergeRequestWrite,
+} from './events.js';
 export { type MergeRequest, presentMergeRequestsById } from './present.js';
 export { findReadableMergeRequest } from './service.js';
 export type { MergeRequestRow } from './store.js';

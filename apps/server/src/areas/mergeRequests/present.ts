@@ -100,9 +100,10 @@ export async function presentMergeRequests(
       detailed_merge_status: detailedMergeStatus(row, draft),
       sha: row.sha,
       merge_commit_sha: row.merge_commit_sha,
-      squash_commit_sha: null,
+      squash_commit_sha: row.squash_commit_sha,
       discussion_locked: row.discussion_locked === null ? null : row.discussion_locked === 1,
-      should_remove_source_branch: null,
+      should_remove_source_branch:
+        row.should_remove_source_branch === null ? null : row.should_remove_source_branch === 1,
       force_remove_source_branch: row.force_remove_source_branch === 1,
       reference: `!${row.iid}`,
       references: { short: `!${row.iid}`, relative: `!${row.iid}`, full: `${fullPath}!${row.iid}` },

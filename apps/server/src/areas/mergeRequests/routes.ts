@@ -6,10 +6,12 @@ import { invalidParameter } from '../../core/http/errors.js';
 import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
-import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
-import { iidsQuery, integerQuery, labelFilter, orderQuery } from '../issuables/index.js';
+import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
+import { iidsQuery, integerQuery, labelsQuery, orderQuery } from '../issuables/index.js';
+import { mergeProjectMergeRequest } from './merge.js';
 import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
 import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
+import { createProjectMergeRequest, updateProjectMergeRequest } from './writes.js';
 
 const STATES: readonly MergeRequestFilters['state'][] = ['opened', 'closed', 'locked', 'merged', 'all'];
 const ORDERS: readonly MergeRequestOrderBy[] = ['created_at', 'updated_at', 'title', 'merged_at'];
@@ -21,7 +23,7 @@ function listFiltersOf(req: ApiRequest): MergeRequestFilters {
     state: state as MergeRequestFilters['state'],
     sourceBranch: optionalQueryString(req, 'source_branch'),
     targetBranch: optionalQueryString(req, 'target_branch'),
-    labels: labelFilter(optionalQueryString(req, 'labels')),
+    labels: labelsQuery(req),
     search: optionalQueryString(req, 'search'),
     authorId: integerQuery(req, 'author_id'),
     iids: iidsQuery(req),
@@ -53,6 +55,41 @@ export function mergeRequestsHandlers(context: ServerContext): OperationHandlers
       callerOf(res),
       pathParam(req, 'id'),
       integerPathParam(req, 'merge_request_iid'),
+      originOf(req),
+    );
+    res.json(mergeRequest);
+  };
+
+  handlers.createProjectMergeRequest = async (req, res) => {
+    const mergeRequest: ResponseBody<'createProjectMergeRequest', 201> = await createProjectMergeRequest(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      req.body as RequestBody<'createProjectMergeRequest'>,
+      originOf(req),
+    );
+    res.status(201).json(mergeRequest);
+  };
+
+  handlers.updateProjectMergeRequest = async (req, res) => {
+    const mergeRequest: ResponseBody<'updateProjectMergeRequest', 200> = await updateProjectMergeRequest(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'merge_request_iid'),
+      req.body as RequestBody<'updateProjectMergeRequest'> | undefined,
+      originOf(req),
+    );
+    res.json(mergeRequest);
+  };
+
+  handlers.mergeProjectMergeRequest = async (req, res) => {
+    const mergeRequest: ResponseBody<'mergeProjectMergeRequest', 200> = await mergeProjectMergeRequest(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'merge_request_iid'),
+      req.body as RequestBody<'mergeProjectMergeRequest'> | undefined,
       originOf(req),
     );
     res.json(mergeRequest);

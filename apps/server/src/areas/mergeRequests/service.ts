@@ -1,5 +1,5 @@
 // Project merge requests (GitLab v4's lib/api/merge_requests.rb and MergeRequestsFinder; the seeds leave them
-// "not shown"). They come from the fixtures; the API lists and reads them. Reading them needs read access
+// "not shown"): lists and reads (writes.ts makes and changes them, merge.ts merges them). Reading them needs read access
 // to the project's code (GitLab's read_merge_request): anyone who sees a public or internal project,
 // Reporters and above in a private one; a disabled merge requests feature is a 403 (authorize!).
 
@@ -57,15 +57,29 @@ export async function listProjectMergeRequests(
   };
 }
 
-/** Whether the caller may merge it: an open merge request, and the target branch's merge rule allows them. */
+/** Whether the caller may merge it: an open merge request, and the caller may merge into its target. */
 async function canMerge(
   context: ServerContext,
   caller: Caller,
   access: ProjectAccess,
   row: MergeRequestRow,
 ): Promise<boolean> {
-  if (row.state !== 'opened' || access.project.archived === 1) return false;
-  const rules = matchingRules(await loadProtectionRules(context.db, access.project.id), row.target_branch);
+  return row.state === 'opened' && (await mayMergeInto(context, caller, access, row.target_branch));
+}
+
+/**
+ * Whether the caller may merge into `branch` (GitLab's can_be_merged_by?: push access to the project, and
+ * on a protected branch one of its merge access levels): Developers and above of a project that is not
+ * archived, as the branch's protection allows.
+ */
+export async function mayMergeInto(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  branch: string,
+): Promise<boolean> {
+  if (access.project.archived === 1 || access.accessLevel < AccessLevel.DEVELOPER) return false;
+  const rules = matchingRules(await loadProtectionRules(context.db, access.project.id), branch);
   return isAllowed(context.db, caller, access.accessLevel, rules, 'merge');
 }
 
@@ -81,6 +95,17 @@ export async function getProjectMergeRequest(
     ? await findMergeRequest(context.db, access.project.id, iid)
     : undefined;
   if (!row) throw notFound('Merge Request');
+  return presentFullMergeRequest(context, caller, access, row, origin);
+}
+
+/** A merge request as single reads and writes answer it: every field, those about the caller too. */
+export async function presentFullMergeRequest(
+  context: ServerContext,
+  caller: Caller,
+  access: ProjectAccess,
+  row: MergeRequestRow,
+  origin: string,
+): Promise<MergeRequest> {
   const [basic] = await presentMergeRequests(context.db, [row], settingOf(access, origin));
   if (!basic) throw notFound('Merge Request');
   const userId = caller.user?.id;
@@ -92,7 +117,7 @@ export async function getProjectMergeRequest(
       basic.reviewers.some((user) => user.id === userId));
   return withDetails(basic, {
     subscribed,
-    canMerge: access.accessLevel >= AccessLevel.DEVELOPER && (await canMerge(context, caller, access, row)),
+    canMerge: await canMerge(context, caller, access, row),
     firstContribution: !(await hasEarlierMergeRequest(context.db, row)),
   });
 }

@@ -1,9 +1,9 @@
-// The merge requests area's queries. Merge requests come from the fixtures; the API lists and reads them.
+// The merge requests area's queries: lists and reads, and the writes of creation, changes and merges.
 
-import type { Expression, Insertable, Selectable, SqlBool } from 'kysely';
-import type { Db } from '../../core/store/database.js';
+import type { Expression, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
+import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { MergeRequestsTable } from '../../core/store/tables.js';
+import type { MergeRequestsTable, UsersTable } from '../../core/store/tables.js';
 import { type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
@@ -95,9 +95,129 @@ export async function hasEarlierMergeRequest(db: Db, row: MergeRequestRow): Prom
   return earlier !== undefined;
 }
 
+/* Writes --------------------------------------------------------------------------------------------- */
+
+/** The open merge request from `sourceBranch` into `targetBranch` of the project, other than `exceptId`. */
+export function findOpenDuplicate(
+  db: Db,
+  projectId: number,
+  sourceBranch: string,
+  targetBranch: string,
+  exceptId: number | null,
+): Promise<Pick<MergeRequestRow, 'iid'> | undefined> {
+  let query = db
+    .selectFrom('merge_requests')
+    .select('iid')
+    .where('project_id', '=', projectId)
+    .where('source_project_id', '=', projectId)
+    .where('source_branch', '=', sourceBranch)
+    .where('state', '=', 'opened')
+    .where('target_branch', '=', targetBranch);
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return query.orderBy('iid').limit(1).executeTakeFirst();
+}
+
+export interface NewMergeRequest {
+  projectId: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  authorId: number;
+  sourceBranch: string;
+  targetBranch: string;
+  sha: string;
+  mergeStatus: 'can_be_merged' | 'cannot_be_merged';
+  squash: boolean;
+  forceRemoveSourceBranch: boolean;
+}
+
+export function insertMergeRequest(db: Db, mergeRequest: NewMergeRequest): Promise<MergeRequestRow> {
+  const now = nowIso();
+  return db
+    .insertInto('merge_requests')
+    .values({
+      project_id: mergeRequest.projectId,
+      iid: mergeRequest.iid,
+      title: mergeRequest.title,
+      description: mergeRequest.description,
+      state: 'opened',
+      author_id: mergeRequest.authorId,
+      source_project_id: mergeRequest.projectId,
+      source_branch: mergeRequest.sourceBranch,
+      target_branch: mergeRequest.targetBranch,
+      sha: mergeRequest.sha,
+      merge_commit_sha: null,
+      merge_status: mergeRequest.mergeStatus,
+      merged_by_id: null,
+      merged_at: null,
+      closed_by_id: null,
+      closed_at: null,
+      squash: mergeRequest.squash ? 1 : 0,
+      force_remove_source_branch: mergeRequest.forceRemoveSourceBranch ? 1 : 0,
+      merge_when_pipeline_succeeds: 0,
+      discussion_locked: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export type MergeRequestChanges = Updateable<Omit<MergeRequestsTable, 'id' | 'project_id' | 'iid'>>;
+
+/** Applies the changes and sets `updated_at` (unless given); returns the row as written. */
+export function updateMergeRequest(
+  db: Db,
+  id: number,
+  changes: MergeRequestChanges,
+): Promise<MergeRequestRow> {
+  return db
+    .updateTable('merge_requests')
+    .set({ updated_at: nowIso(), ...changes })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Moves an open merge request to `locked` (GitLab's state while it merges) if it is still open: the
+ * compare-and-swap that lets exactly one of several merges of it go on. Undefined when it was not open.
+ */
+export function lockForMerge(db: Db, id: number): Promise<MergeRequestRow | undefined> {
+  return db
+    .updateTable('merge_requests')
+    .set({ state: 'locked' })
+    .where('id', '=', id)
+    .where('state', '=', 'opened')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Back to `opened` after a merge that did not happen. */
+export async function unlockAfterFailedMerge(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('merge_requests')
+    .set({ state: 'opened' })
+    .where('id', '=', id)
+    .where('state', '=', 'locked')
+    .execute();
+}
+
+/** The active users among these IDs, in the order given (those who may be assigned). */
+export async function activeUsers(db: Db, userIds: readonly number[]): Promise<Selectable<UsersTable>[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...userIds])
+    .where('state', '=', 'active')
+    .execute();
+  return userIds.flatMap((id) => rows.filter((row) => row.id === id));
+}
+
 /* Fixtures ---------------------------------------------------------------------------------------- */
 
-/** Adds a merge request as given (fixtures; the API does not create them); returns its ID. */
+/** Adds a merge request as given (fixtures: any state and times); returns its ID. */
 export async function insertFixtureMergeRequest(
   db: Db,
   mergeRequest: Insertable<MergeRequestsTable>,

@@ -51,14 +51,52 @@ function pipelineWebUrl(origin: string, access: ProjectAccess, id: number): stri
   return `${origin}/${projectFullPath(access)}/-/pipelines/${id}`;
 }
 
+/** GitLab's words and icon for a pipeline's status (`Gitlab::Ci::Status::*`, the pipeline's factory). */
+const STATUS_WORDS: Record<Pipeline['status'], { text: string; label: string; group: string }> = {
+  created: { text: 'created', label: 'created', group: 'created' },
+  pending: { text: 'pending', label: 'pending', group: 'pending' },
+  running: { text: 'running', label: 'running', group: 'running' },
+  success: { text: 'passed', label: 'passed', group: 'success' },
+  failed: { text: 'failed', label: 'failed', group: 'failed' },
+  canceled: { text: 'canceled', label: 'canceled', group: 'canceled' },
+  skipped: { text: 'skipped', label: 'skipped', group: 'skipped' },
+  manual: { text: 'blocked', label: 'waiting for manual action', group: 'manual' },
+};
+
+/** GitLab's `detailed_status` of a pipeline (its DetailedStatusEntity). */
+function detailedStatus(status: Pipeline['status'], path: string): Pipeline['detailed_status'] {
+  const words = STATUS_WORDS[status];
+  const icon = `status_${status}`;
+  return {
+    icon,
+    text: words.text,
+    label: words.label,
+    group: words.group,
+    tooltip: words.label,
+    has_details: true,
+    details_path: path,
+    illustration: null,
+    favicon: `/assets/ci_favicons/favicon_${icon}.png`,
+  };
+}
+
+/** Seconds from creation to the first job's start, as GitLab counts it (null before, and when zero). */
+function queuedDuration(createdAt: string, startedAt: string | null): number | null {
+  if (startedAt === null) return null;
+  const seconds = Math.trunc((Date.parse(startedAt) - Date.parse(createdAt)) / 1000);
+  return seconds === 0 || Number.isNaN(seconds) ? null : seconds;
+}
+
 function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: string): Pipeline {
+  const status = record.status as Pipeline['status'];
   return {
     id: record.id,
+    iid: record.iid,
     project_id: record.project_id,
     source: record.source,
     sha: record.sha,
     ref: record.ref,
-    status: record.status as Pipeline['status'],
+    status,
     before_sha: record.before_sha,
     tag: record.tag === 1,
     yaml_errors: record.yaml_errors,
@@ -76,7 +114,9 @@ function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: 
     finished_at: record.finished_at,
     committed_at: record.committed_at,
     duration: record.duration,
+    queued_duration: queuedDuration(record.created_at, record.started_at),
     coverage: record.coverage,
+    detailed_status: detailedStatus(status, `/${projectFullPath(access)}/-/pipelines/${record.id}`),
     web_url: pipelineWebUrl(origin, access, record.id),
   };
 }
@@ -218,6 +258,7 @@ export async function listPipelines(
     total: page.total,
     items: page.items.map((row) => ({
       id: row.id,
+      iid: row.iid,
       project_id: row.project_id,
       source: row.source,
       status: row.status as PipelineListItem['status'],

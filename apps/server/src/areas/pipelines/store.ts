@@ -24,6 +24,7 @@ import {
 const pipelineColumns = [
   'p.id',
   'p.project_id',
+  'p.iid',
   'p.source',
   'p.sha',
   'p.before_sha',
@@ -48,6 +49,7 @@ const pipelineColumns = [
 export type PipelineRecord = {
   id: number;
   project_id: number;
+  iid: number;
   source: string;
   sha: string;
   before_sha: string;
@@ -87,14 +89,20 @@ export function findPipelineRecord(
 /** Adds a pipeline with its variables and jobs in one transaction; returns its ID. */
 export function insertPipeline(
   db: Db,
-  pipeline: Insertable<PipelinesTable>,
+  pipeline: Omit<Insertable<PipelinesTable>, 'iid'>,
   variables: readonly Omit<Insertable<PipelineVariablesTable>, 'pipeline_id'>[],
   jobs: readonly Omit<Insertable<PipelineJobsTable>, 'pipeline_id'>[],
 ): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    // The next number of the project's pipelines (the transaction holds the write lock).
+    const highest = await trx
+      .selectFrom('pipelines')
+      .where('project_id', '=', pipeline.project_id)
+      .select((eb) => eb.fn.max('iid').as('iid'))
+      .executeTakeFirst();
     const { id } = await trx
       .insertInto('pipelines')
-      .values(pipeline)
+      .values({ ...pipeline, iid: Number(highest?.iid ?? 0) + 1 })
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const variable of variables)
@@ -172,6 +180,7 @@ export function pageOfPipelines(
         .select([
           'p.id',
           'p.project_id',
+          'p.iid',
           'p.source',
           'p.status',
           'p.ref',

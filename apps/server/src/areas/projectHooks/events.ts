@@ -1,5 +1,6 @@
-// What makes hooks fire: a change of the repository's refs (push and tag push events) and a change of a
-// pipeline's status (pipeline events). Each runs in the request or runner step that made the change: it
+// What makes hooks fire: a change of the repository's refs (push and tag push events), a change of a
+// pipeline's status (pipeline events) and a merge request's opening, update, closing, reopening or merge
+// (merge request events). Each runs in the request or runner step that made the change: it
 // picks the hooks the event concerns (flags, branch filter), builds the body once and queues the deliveries.
 // Projects without such hooks cost one query.
 import type { ServerContext } from '../../core/context.js';
@@ -7,9 +8,12 @@ import { repositoryOf } from '../../core/git/repositories.js';
 import type { BranchCommitInfo } from '../../core/git/repository.js';
 import { GitError } from '../../core/git/repository.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
+import { labelsOf, usersOf } from '../issuables/index.js';
+import { type MergeRequestChange, onMergeRequestEvent } from '../mergeRequests/index.js';
 import { onPipelineStatusChange } from '../pipelines/index.js';
 import { loadProtectionRules, matchingRules, ruleMatches } from '../protectedBranches/index.js';
 import { queueDeliveries } from './delivery.js';
+import { buildMergeRequestPayload, MERGE_REQUEST_HOOK } from './mergeRequestPayload.js';
 import { buildPipelinePayload, buildPushPayload, PUSH_COMMIT_LIMIT, pushEventName } from './payloads.js';
 import {
   findHookPipeline,
@@ -161,8 +165,53 @@ export async function pipelinePayloadFor(
   return buildPipelinePayload({ baseUrl, project, user: user ?? null, ...found, commit, protectedRef });
 }
 
-/** Subscribes the hooks to repository and pipeline changes. `baseUrl` starts the links in the payloads. */
+async function onMergeRequest(
+  context: ServerContext,
+  baseUrl: string,
+  change: MergeRequestChange,
+): Promise<void> {
+  const row = change.mergeRequest;
+  const hooks = await hooksWithAnyFlag(context.db, row.project_id, ['merge_requests_events']);
+  if (hooks.length === 0) return;
+  const payload = await mergeRequestPayloadFor(context, baseUrl, change);
+  if (payload) await queueDeliveries(context, hooks, MERGE_REQUEST_HOOK, payload);
+}
+
+/** The merge request payload of a change (null when its project or user is gone). */
+export async function mergeRequestPayloadFor(
+  context: ServerContext,
+  baseUrl: string,
+  change: MergeRequestChange,
+): Promise<ReturnType<typeof buildMergeRequestPayload> | null> {
+  const row = change.mergeRequest;
+  const [project, user, labels, assignees] = await Promise.all([
+    findHookProject(context.db, row.project_id),
+    findHookUser(context.db, change.userId),
+    labelsOf(context.db, 'MergeRequest', [row.id]),
+    usersOf(context.db, 'MergeRequest', 'assignee', [row.id]),
+  ]);
+  if (!project || !user) return null;
+  let lastCommit: BranchCommitInfo | null = null;
+  if (row.sha !== null)
+    try {
+      lastCommit = (await repositoryOf(context, project).commitsInRange(row.sha, null, 1)).commits[0] ?? null;
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+    }
+  return buildMergeRequestPayload({
+    baseUrl,
+    project,
+    user,
+    change,
+    labels: labels.get(row.id) ?? [],
+    assignees: assignees.get(row.id) ?? [],
+    lastCommit,
+  });
+}
+
+/** Subscribes the hooks to repository, pipeline and merge request changes. `baseUrl` starts the links in the payloads. */
 export function registerHookEvents(context: ServerContext, baseUrl: string): void {
   context.repositoryEvents.onChange((projectId, refs) => onRefsChanged(context, baseUrl, projectId, refs));
   onPipelineStatusChange(context, (pipelineId) => onPipelineStatus(context, baseUrl, pipelineId));
+  onMergeRequestEvent(context, (change) => onMergeRequest(context, baseUrl, change));
 }

@@ -13,7 +13,7 @@ import { projectHooksHandlers } from './routes.js';
 
 // What project integrations reuse: the event payloads and the sending of a request.
 export { type AttemptResult, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, postJson } from './delivery.js';
-export { pipelinePayloadFor, pushPayloadFor } from './events.js';
+export { mergeRequestPayloadFor, pipelinePayloadFor, pushPayloadFor } from './events.js';
 export { pushEventName } from './payloads.js';
 
 export const projectHooksArea: Area = {

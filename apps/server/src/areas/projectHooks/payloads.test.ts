@@ -173,6 +173,7 @@ describe('pipeline payload', () => {
   const pipeline: HookPipeline = {
     id: 31,
     project_id: 7,
+    iid: 3,
     sha: commit.id,
     before_sha: ZERO_SHA,
     ref: 'main',

@@ -33,7 +33,7 @@ export function findHook(db: Db, projectId: number, hookId: number): Promise<Hoo
 export function hooksWithAnyFlag(
   db: Db,
   projectId: number,
-  flags: readonly ('push_events' | 'tag_push_events' | 'pipeline_events')[],
+  flags: readonly ('push_events' | 'tag_push_events' | 'pipeline_events' | 'merge_requests_events')[],
 ): Promise<HookRow[]> {
   return db
     .selectFrom('project_hooks')

@@ -37,7 +37,7 @@ async function seedRepository(
   };
   await commitAll(defaultBranch, content.files);
   for (const branch of content.branches ?? []) {
-    const created = await repo.createBranch(branch.name, defaultBranch);
+    const created = await repo.createBranch(branch.name, branch.from ?? defaultBranch);
     if (!created.ok) throw new Error(`fixtures: cannot create branch ${branch.name}: ${created.reason}`);
     if (branch.files) await commitAll(branch.name, branch.files);
   }

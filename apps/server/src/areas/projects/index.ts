@@ -25,6 +25,8 @@ import { projectsHandlers } from './routes.js';
 // The project actions (archive, delete, restore, uploads, shares: actionRoutes.ts) have their own handlers;
 // the uploaded files are served outside the API (projectUploadsRouter, mounted by app.ts).
 export { projectUploadsRouter } from './actionRoutes.js';
+// Removing a project for good (rows, repository, files): the groups area removes a deleted group's projects.
+export { purgeProject } from './deletion.js';
 export type { PresentOptions, ProjectFull, ProjectSummary } from './present.js';
 export { presentFullProject, presentFullProjects, presentProjectSummaries } from './present.js';
 export { projectListRequestOf, respondWithProjectList, sendProjectListPage } from './routes.js';

@@ -12,6 +12,8 @@ export interface ProtectionRule {
   id: number;
   name: string;
   codeOwnerApprovalRequired: boolean;
+  /** Whether force pushes are allowed (GitLab's `allow_force_push`; shown, not enforced: no push here). */
+  allowForcePush: boolean;
   createdAt: string;
   levels: {
     action: ProtectionAction;
@@ -112,6 +114,7 @@ export async function withAccessLevels(
     id: rule.id,
     name: rule.name,
     codeOwnerApprovalRequired: rule.code_owner_approval_required === 1,
+    allowForcePush: rule.allow_force_push === 1,
     createdAt: rule.created_at,
     levels: levels
       .filter((l) => l.protected_branch_id === rule.id)

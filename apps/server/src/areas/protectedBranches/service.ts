@@ -41,6 +41,7 @@ import {
   insertProtectedBranch,
   isSharedWithGroup,
   pageOfProtectedBranches,
+  setAllowForcePush,
   setCodeOwnerApprovalRequired,
 } from './store.js';
 
@@ -97,6 +98,7 @@ async function presentRule(db: Db, rule: ProtectionRule): Promise<ProtectedBranc
     push_access_levels: await presentLevels(db, rule, 'push'),
     merge_access_levels: await presentLevels(db, rule, 'merge'),
     unprotect_access_levels: await presentLevels(db, rule, 'unprotect'),
+    allow_force_push: rule.allowForcePush,
     // The seed renders this flag as a string.
     code_owner_approval_required: rule.codeOwnerApprovalRequired ? 'true' : 'false',
   };
@@ -253,6 +255,7 @@ export async function protectBranch(
   const alreadyProtected = (): ApiError => conflict(`Protected branch '${name}' already exists`);
   if (await findProtectionRule(context.db, access.project.id, name)) throw alreadyProtected();
   const codeOwnerApprovalRequired = toBoolean(request.code_owner_approval_required) ?? false;
+  const allowForcePush = toBoolean(request.allow_force_push) ?? false;
   try {
     const levels = [...grants].flatMap(([action, list]) =>
       list.map((grant) => ({
@@ -262,15 +265,19 @@ export async function protectBranch(
         groupId: 'groupId' in grant ? grant.groupId : null,
       })),
     );
-    await context.db
-      .transaction()
-      .execute((trx) =>
-        insertProtectedBranch(
-          trx,
-          { projectId: access.project.id, name, codeOwnerApprovalRequired, createdAt: nowIso() },
-          levels,
-        ),
-      );
+    await context.db.transaction().execute((trx) =>
+      insertProtectedBranch(
+        trx,
+        {
+          projectId: access.project.id,
+          name,
+          codeOwnerApprovalRequired,
+          allowForcePush,
+          createdAt: nowIso(),
+        },
+        levels,
+      ),
+    );
   } catch (error) {
     // A concurrent request protected the same name between the check and the insert.
     if (isUniqueViolation(error)) throw alreadyProtected();
@@ -320,6 +327,11 @@ export async function updateProtectedBranch(
     const value = toBoolean(given);
     if (value === undefined) throw invalidParameter('code_owner_approval_required');
     await setCodeOwnerApprovalRequired(context.db, rule.id, value);
+  }
+  if (body?.allow_force_push !== undefined && body.allow_force_push !== null) {
+    const value = toBoolean(body.allow_force_push);
+    if (value === undefined) throw invalidParameter('allow_force_push');
+    await setAllowForcePush(context.db, rule.id, value);
   }
   return presentRule(context.db, await requireRule(context.db, access.project.id, name));
 }

@@ -52,7 +52,13 @@ export function accessLevelsOf(db: Db, ruleIds: readonly number[]): Promise<Acce
 /** Adds a rule with its entries (in the caller's transaction); returns its ID. */
 export async function insertProtectedBranch(
   db: Db,
-  rule: { projectId: number; name: string; codeOwnerApprovalRequired: boolean; createdAt: string },
+  rule: {
+    projectId: number;
+    name: string;
+    codeOwnerApprovalRequired: boolean;
+    allowForcePush?: boolean;
+    createdAt: string;
+  },
   levels: readonly NewAccessLevel[],
 ): Promise<number> {
   const { id } = await db
@@ -61,6 +67,7 @@ export async function insertProtectedBranch(
       project_id: rule.projectId,
       name: rule.name,
       code_owner_approval_required: rule.codeOwnerApprovalRequired ? 1 : 0,
+      allow_force_push: rule.allowForcePush ? 1 : 0,
       created_at: rule.createdAt,
     })
     .returning('id')
@@ -90,6 +97,14 @@ export async function setCodeOwnerApprovalRequired(db: Db, id: number, required:
   await db
     .updateTable('protected_branches')
     .set({ code_owner_approval_required: required ? 1 : 0 })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function setAllowForcePush(db: Db, id: number, allowed: boolean): Promise<void> {
+  await db
+    .updateTable('protected_branches')
+    .set({ allow_force_push: allowed ? 1 : 0 })
     .where('id', '=', id)
     .execute();
 }

@@ -20,19 +20,26 @@ function headerValue(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
-/** The metadata headers of a file (the HEAD response; GET sends them too). */
+/**
+ * The metadata headers of a file (the HEAD response; GET sends them too): under the seeds' `X-Service-*`
+ * names, and under GitLab's `X-Gitlab-*` names with the same values, which GitLab's clients read.
+ */
 function setFileHeaders(res: Response, file: RepositoryFile): void {
-  res.set({
-    'X-Service-Blob-Id': file.blob_id,
-    'X-Service-Commit-Id': file.commit_id,
-    'X-Service-Content-Sha256': file.content_sha256,
-    'X-Service-Encoding': file.encoding,
-    'X-Service-File-Name': headerValue(file.file_name),
-    'X-Service-File-Path': headerValue(file.file_path),
-    'X-Service-Last-Commit-Id': file.last_commit_id,
-    'X-Service-Ref': headerValue(file.ref),
-    'X-Service-Size': String(file.size),
-  });
+  const values: Record<string, string> = {
+    'Blob-Id': file.blob_id,
+    'Commit-Id': file.commit_id,
+    'Content-Sha256': file.content_sha256,
+    Encoding: file.encoding,
+    'File-Name': headerValue(file.file_name),
+    'File-Path': headerValue(file.file_path),
+    'Last-Commit-Id': file.last_commit_id,
+    Ref: headerValue(file.ref),
+    Size: String(file.size),
+  };
+  for (const [name, value] of Object.entries(values)) {
+    res.setHeader(`X-Service-${name}`, value);
+    res.setHeader(`X-Gitlab-${name}`, value);
+  }
 }
 
 export function repositoryFilesHandlers(context: ServerContext): OperationHandlers {

@@ -42,6 +42,7 @@ export const usersFixtures: AreaFixtures = {
           scopes: JSON.stringify(token.scopes),
           expires_at: token.expires_at ?? null,
           revoked: token.revoked ? 1 : 0,
+          created_at: now,
         });
     }
   },

@@ -59,8 +59,7 @@ export function presentUserPublic(row: UserRow, origin: string, personalProjects
   return {
     ...presentUserProfile(row, origin, true),
     last_sign_in_at: null,
-    // Accounts come from the fixtures with their addresses: confirmed when they were made.
-    confirmed_at: row.created_at,
+    confirmed_at: row.confirmed_at,
     last_activity_on: null,
     email: row.email,
     theme_id: 1,

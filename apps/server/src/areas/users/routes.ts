@@ -1,11 +1,13 @@
-// Routes of the users area: GET /user, GET /users and GET /users/:id.
+// Routes of the users area: GET /user, GET /users and GET /users/:id; administrators' POST /users, PUT and
+// DELETE /users/:id.
 
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
 import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { originOf, pathParam } from '../../core/http/request.js';
-import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
+import type { ApiRequest, QueryParams, ResponseBody } from '../../core/http/types.js';
+import { type CreateUserBody, createUser, deleteUser, type UpdateUserBody, updateUser } from './accounts.js';
 import { getCurrentUser, getUser, type ListUsersQuery, listUsers } from './service.js';
 
 /**
@@ -51,6 +53,33 @@ export function usersHandlers(context: ServerContext): OperationHandlers {
       originOf(req),
     );
     res.json(body);
+  };
+
+  handlers.createUser = async (req, res) => {
+    const body: ResponseBody<'createUser', 201> = await createUser(
+      context,
+      callerOf(res),
+      req.body as CreateUserBody,
+      originOf(req),
+    );
+    res.status(201).json(body);
+  };
+
+  handlers.updateUser = async (req, res) => {
+    const body: ResponseBody<'updateUser', 200> = await updateUser(
+      context,
+      callerOf(res),
+      userIdOf(req),
+      (req.body ?? {}) as UpdateUserBody,
+      originOf(req),
+    );
+    res.json(body);
+  };
+
+  handlers.deleteUser = async (req, res) => {
+    const query = req.query as QueryParams<'deleteUser'>;
+    await deleteUser(context, callerOf(res), userIdOf(req), query.hard_delete === true);
+    res.status(204).end();
   };
 
   return handlers;

@@ -1,10 +1,14 @@
 // The users area's queries: one page of the user list with its filters and order, one user, and how many
-// personal projects users have (whether they may create another).
-import type { Insertable, Selectable } from 'kysely';
+// personal projects users have (whether they may create another); the writes of POST, PUT and DELETE
+// /users (accounts.ts): free usernames and addresses, the personal namespace that follows a username, the
+// groups a user owns alone, and the ghost user that takes over a deleted user's contributions.
+import { type Insertable, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
-import type { PersonalAccessTokensTable, UsersTable } from '../../core/store/tables.js';
+import type { Database, PersonalAccessTokensTable, UsersTable } from '../../core/store/tables.js';
+
+type Reader = Db | Transaction<Database>;
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -85,7 +89,7 @@ export function pageOfUsers(
   );
 }
 
-export function findUser(db: Db, id: number): Promise<UserRow | undefined> {
+export function findUser(db: Reader, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -112,8 +116,8 @@ export async function personalProjectCounts(db: Db, users: readonly UserRow[]): 
   return counts;
 }
 
-/** Adds a user (fixtures); returns its ID. */
-export async function insertUser(db: Db, user: Insertable<UsersTable>): Promise<number> {
+/** Adds a user (fixtures, POST /users); returns its ID. */
+export async function insertUser(db: Reader, user: Insertable<UsersTable>): Promise<number> {
   const { id } = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
   return id;
 }
@@ -124,4 +128,190 @@ export async function insertPersonalAccessToken(
   token: Insertable<PersonalAccessTokensTable>,
 ): Promise<void> {
   await db.insertInto('personal_access_tokens').values(token).execute();
+}
+
+/**
+ * Whether a username is taken, ignoring case: by another user, or by a top-level namespace other than
+ * `exceptUserId`'s own personal one (a group's path, or the namespace a deleted user's projects keep).
+ */
+export async function usernameTaken(db: Reader, username: string, exceptUserId?: number): Promise<boolean> {
+  const lower = username.toLowerCase();
+  let users = db.selectFrom('users').select('id').where(sql<string>`lower(username)`, '=', lower);
+  if (exceptUserId !== undefined) users = users.where('id', '!=', exceptUserId);
+  if (await users.limit(1).executeTakeFirst()) return true;
+  let namespaces = db
+    .selectFrom('groups')
+    .select('id')
+    .where('parent_id', 'is', null)
+    .where(sql<string>`lower(path)`, '=', lower);
+  if (exceptUserId !== undefined) {
+    const own = await db
+      .selectFrom('users')
+      .select('username')
+      .where('id', '=', exceptUserId)
+      .executeTakeFirst();
+    if (own)
+      namespaces = namespaces.where((eb) =>
+        eb.not(eb.and([eb('kind', '=', 'user'), eb('path', '=', own.username)])),
+      );
+  }
+  return (await namespaces.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Whether another user has this e-mail address, ignoring case. */
+export async function emailTaken(db: Reader, email: string, exceptUserId?: number): Promise<boolean> {
+  let query = db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', email.toLowerCase());
+  if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+export async function updateUserRow(
+  trx: Transaction<Database>,
+  id: number,
+  changes: Updateable<UsersTable>,
+): Promise<void> {
+  await trx.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/**
+ * The personal namespace follows its user's username and name (GitLab renames it with the user); the
+ * repositories are stored by project ID, so nothing else moves.
+ */
+export async function renamePersonalNamespace(
+  trx: Transaction<Database>,
+  oldUsername: string,
+  username: string,
+  name: string,
+): Promise<void> {
+  await trx
+    .updateTable('groups')
+    .set({ path: username, full_path: username, name })
+    .where('kind', '=', 'user')
+    .where('parent_id', 'is', null)
+    .where('path', '=', oldUsername)
+    .execute();
+}
+
+/** How many groups (not personal namespaces) have this user as their only direct owner. */
+export async function soleOwnedGroupCount(db: Reader, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('members as m')
+    .innerJoin('groups as g', 'g.id', 'm.source_id')
+    .select((eb) => eb.fn.countAll().as('count'))
+    .where('m.source_type', '=', 'Group')
+    .where('m.user_id', '=', userId)
+    .where('m.access_level', '>=', OWNER)
+    .where('g.kind', '=', 'group')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('members as o')
+            .select('o.id')
+            .where('o.source_type', '=', 'Group')
+            .whereRef('o.source_id', '=', 'm.source_id')
+            .where('o.access_level', '>=', OWNER)
+            .where('o.user_id', '!=', userId),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+const OWNER = 50;
+
+/** The ghost user, if it was made already. */
+export function findGhostUser(db: Reader): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('user_type', '=', 'ghost').orderBy('id').executeTakeFirst();
+}
+
+/** The columns that name a user as the author or actor of a contribution, which a deletion keeps. */
+const CONTRIBUTIONS = [
+  ['issues', 'author_id'],
+  ['issues', 'closed_by_id'],
+  ['merge_requests', 'author_id'],
+  ['merge_requests', 'merged_by_id'],
+  ['merge_requests', 'closed_by_id'],
+  ['epics', 'author_id'],
+  ['epics', 'closed_by_id'],
+  ['pipelines', 'user_id'],
+  ['projects', 'creator_id'],
+  ['snippets', 'author_id'],
+] as const;
+
+/** Every column that names a user without the database removing or clearing it with the user. */
+export const KEPT_USER_REFERENCES: readonly (readonly [string, string])[] = [
+  ...CONTRIBUTIONS,
+  ['notes', 'author_id'],
+];
+
+/**
+ * Moves a user's contributions to the ghost user (GitLab's MigrateRecordsToGhostUserService); with
+ * `hardDelete` the notes (with the to-dos about them) and award emoji are deleted instead. Award emoji the
+ * ghost already gave on the same object are dropped (one emoji of a name per user and object).
+ */
+export async function moveContributions(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  for (const [table, column] of CONTRIBUTIONS)
+    await trx
+      .updateTable(table)
+      .set({ [column]: ghostId })
+      .where(column, '=', userId)
+      .execute();
+  if (hardDelete) {
+    const notes = trx.selectFrom('notes').select('id').where('author_id', '=', userId);
+    await trx.deleteFrom('todos').where('note_id', 'in', notes).execute();
+    await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
+    await trx.deleteFrom('award_emoji').where('user_id', '=', userId).execute();
+    return;
+  }
+  await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+  await trx
+    .deleteFrom('award_emoji as mine')
+    .where('mine.user_id', '=', userId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('award_emoji as ghost')
+          .select('ghost.id')
+          .where('ghost.user_id', '=', ghostId)
+          .whereRef('ghost.awardable_type', '=', 'mine.awardable_type')
+          .whereRef('ghost.awardable_id', '=', 'mine.awardable_id')
+          .whereRef('ghost.name', '=', 'mine.name'),
+      ),
+    )
+    .execute();
+  await trx.updateTable('award_emoji').set({ user_id: ghostId }).where('user_id', '=', userId).execute();
+}
+
+/**
+ * Deletes the user's row (its tokens, memberships, access requests, stars, to-dos, subscriptions and
+ * settings go with it: their foreign keys cascade) and its personal namespace when no project is left in it.
+ */
+export async function deleteUserRow(trx: Transaction<Database>, user: UserRow): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', user.id).execute();
+  const namespace = await trx
+    .selectFrom('groups')
+    .select('id')
+    .where('kind', '=', 'user')
+    .where('parent_id', 'is', null)
+    .where('path', '=', user.username)
+    .executeTakeFirst();
+  if (!namespace) return;
+  const project = await trx
+    .selectFrom('projects')
+    .select('id')
+    .where('namespace_id', '=', namespace.id)
+    .limit(1)
+    .executeTakeFirst();
+  if (project) return;
+  await trx
+    .deleteFrom('members')
+    .where('source_type', '=', 'Group')
+    .where('source_id', '=', namespace.id)
+    .execute();
+  await trx.deleteFrom('groups').where('id', '=', namespace.id).execute();
 }

@@ -20,6 +20,8 @@ export interface CallerUser {
 export interface Caller {
   user: CallerUser | null;
   scopes: readonly string[];
+  /** The ID of the personal access token the request came with (GitLab's `access_token`); none anonymous. */
+  tokenId?: number;
 }
 
 export const ANONYMOUS: Caller = { user: null, scopes: [] };
@@ -87,12 +89,12 @@ async function lookUpToken(db: Db, digest: string): Promise<CachedToken | 'inval
     .selectFrom('personal_access_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .selectAll('u')
-    .select(['t.scopes', 't.expires_at', 't.revoked'])
+    .select(['t.id as token_id', 't.scopes', 't.expires_at', 't.revoked'])
     .where('t.token_sha256', '=', digest)
     .executeTakeFirst();
   if (!row || row.revoked === 1 || row.state !== 'active') return 'invalid';
   return {
-    caller: { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[] },
+    caller: { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[], tokenId: row.token_id },
     expiresAt: row.expires_at,
   };
 }
@@ -113,7 +115,7 @@ export async function sudoCaller(db: Db, caller: Caller, identifier: string): Pr
     : query.where((eb) => eb(eb.fn('lower', ['username']), '=', identifier.toLowerCase()))
   ).executeTakeFirst();
   if (!row) throw notFound(`User with ID or username '${identifier}'`);
-  return { user: toCallerUser(row), scopes: caller.scopes };
+  return { user: toCallerUser(row), scopes: caller.scopes, tokenId: caller.tokenId };
 }
 
 /** The kinds of access a token scope can grant. */

@@ -142,8 +142,10 @@ export async function isMerged(repo: GitDir, branchCommit: string, intoBranch: s
 }
 
 /**
- * Names of the branches whose tips are reachable from `defaultBranch`, in one for-each-ref call. The
- * default branch itself is left out (it is not "merged" into itself, as in GitLab).
+ * Names of the branches merged into `defaultBranch`, in one for-each-ref call, as GitLab counts them
+ * (`Repository#merged_to_root_ref?`, `Gitlab::Git::Repository#merged_branch_names`): the tip is reachable
+ * from the default branch's and is not the same commit. The default branch itself, and a branch at its head
+ * (just created from it, say), are not merged.
  */
 export async function mergedBranches(repo: GitDir, defaultBranch: string): Promise<Set<string>> {
   return mergedAmong(repo, defaultBranch, null);
@@ -165,21 +167,33 @@ export async function mergedAmong(
     `mergedAmong\0${defaultBranch}\0${wanted === null ? '*' : `=${wanted.join('\0')}`}`,
     async (): Promise<Set<string>> => {
       if (!isSafeRevision(defaultBranch)) return new Set();
-      const patterns = wanted === null ? ['refs/heads/'] : wanted.map((name) => `refs/heads/${name}`);
+      // The default branch is asked for too: it is merged into itself, so its line gives its head.
+      const patterns =
+        wanted === null ? ['refs/heads/'] : [...wanted, defaultBranch].map((name) => `refs/heads/${name}`);
       const result = await repo.git([
         'for-each-ref',
-        '--format=%(refname)',
+        '--format=%(objectname) %(refname)',
         `--merged=refs/heads/${defaultBranch}`,
         ...patterns,
       ]);
       if (result.code !== 0) return new Set(); // the default branch does not exist (yet)
-      const names = result.stdout
+      const tips = result.stdout
         .toString('utf8')
         .split('\n')
         .filter((line) => line.length > 0)
-        .map((ref) => ref.replace(/^refs\/heads\//, ''));
+        .map((line) => {
+          const space = line.indexOf(' ');
+          return { commit: line.slice(0, space), name: line.slice(space + 1).replace(/^refs\/heads\//, '') };
+        });
+      const head = tips.find((tip) => tip.name === defaultBranch)?.commit;
       const asked = wanted === null ? null : new Set(wanted);
-      return new Set(names.filter((name) => name !== defaultBranch && (asked?.has(name) ?? true)));
+      return new Set(
+        tips
+          .filter(
+            (tip) => tip.name !== defaultBranch && tip.commit !== head && (asked?.has(tip.name) ?? true),
+          )
+          .map((tip) => tip.name),
+      );
     },
   );
 }

@@ -539,7 +539,7 @@ describe('branches', () => {
     expect(await repo.getBranch('kept')).not.toBeNull();
   });
 
-  it('detects merged branches', async () => {
+  it("detects merged branches: behind the default branch's head, not at it (GitLab's merged_to_root_ref?)", async () => {
     const { repo, first } = await seededRepo();
     expectOk(await repo.createBranch('old', first));
     expectOk(await repo.createBranch('same', 'main'));
@@ -550,7 +550,8 @@ describe('branches', () => {
     expect(await repo.isMerged(first, 'main')).toBe(true);
     expect(await repo.isMerged(ahead ?? '', 'main')).toBe(false);
     expect(await repo.isMerged(first, 'nope')).toBe(false);
-    expect([...(await repo.mergedBranches('main'))].sort()).toEqual(['old', 'same']);
+    expect([...(await repo.mergedBranches('main'))].sort()).toEqual(['old']);
+    expect([...(await repo.mergedAmong('main', ['same', 'old', 'ahead']))].sort()).toEqual(['old']);
     expect([...(await repo.mergedBranches('nope'))]).toEqual([]);
   });
 });

@@ -48,9 +48,14 @@ type ValidatorProblem = NonNullable<ValidatorError['errors']>[number];
 const keywordOf = (problem: ValidatorProblem): string =>
   (problem.errorCode ?? '').replace(/\.openapi\.validation$/, '');
 
-/** The parameter a problem's path names: `/body/title` → `title`, `/query/ref` → `ref`, `/body/a/b` → `a.b`. */
-const nameOf = (path: string): string =>
-  path.replace(/^\/?(query|body|params|path|headers)\//, '').replace(/\//g, '.');
+/**
+ * The parameter a problem's path names, as Grape names it: `/body/title` → `title`, `/query/ref` → `ref`, a
+ * nested one in bracket form, `/body/upload/url` → `upload[url]`, `/body/files/0/content` → `files[0][content]`.
+ */
+const nameOf = (path: string): string => {
+  const [first = '', ...rest] = path.replace(/^\/?(query|body|params|path|headers)\//, '').split('/');
+  return first + rest.map((segment) => `[${segment}]`).join('');
+};
 
 /**
  * GitLab's words for a refused request, as its two layers give them:

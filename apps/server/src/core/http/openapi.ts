@@ -3,7 +3,7 @@
 // handler registered under the operation's operationId serves it.
 import { readFileSync } from 'node:fs';
 import { bundledSpecJsonPath } from '@collab/spec';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Express, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { grapeParameters, indexReadings } from './grapeParameters.js';
 import { type FieldLimits, matchedOperation, rememberOperation } from './matchedOperation.js';
@@ -13,6 +13,7 @@ import { indexOperations, parameterCarriers } from './parameterCarriers.js';
 import { type IndexedOperation, RouteIndex } from './routeIndex.js';
 import { inSeries } from './series.js';
 import { isObject, type Json, operationsOf, resolve } from './specDocument.js';
+import { warmUpOperation } from './warmUp.js';
 
 export function loadBundledSpec(): Json {
   return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Json;
@@ -43,17 +44,21 @@ export function apiDocumentFor(
   basePath: string,
   keepPath: (path: string, item: Json) => boolean,
 ): Json {
-  const copy = structuredClone(spec) as Json & { paths: Record<string, Json> };
-  copy.servers = [{ url: basePath }];
-  copy.paths = Object.fromEntries(
-    Object.entries(copy.paths)
-      .filter(([path, item]) => keepPath(path, item))
-      .map(([path, item]) => {
-        const { servers: _servers, ...rest } = item;
-        return [path, rest];
-      }),
-  );
-  return copy;
+  // A shallow copy: the document is only read here and by the request readers, and each validator instance
+  // is given its own deep copy of its part (validatorMiddlewares).
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  return {
+    ...spec,
+    servers: [{ url: basePath }],
+    paths: Object.fromEntries(
+      Object.entries(paths)
+        .filter((entry): entry is [string, Json] => isObject(entry[1]) && keepPath(entry[0], entry[1]))
+        .map(([path, item]) => {
+          const { servers: _servers, ...rest } = item;
+          return [path, rest];
+        }),
+    ),
+  };
 }
 
 export function hasOwnServers(_path: string, item: Json): boolean {
@@ -87,15 +92,14 @@ function collectRefs(spec: Json, value: unknown, into: Set<string>): void {
 }
 
 /**
- * The document with one path and only the components it reaches. Each path has its own validator: the
- * validator tries every path of its document on every request, and compiles its schemas with every
- * component of its document.
+ * The document with some of the paths and only the components they reach. The validator tries every path of
+ * its document on every request, and compiles each operation's schemas together with every component of its
+ * document: a small document keeps both cheap.
  */
-export function documentForPath(spec: Json, template: string): Json {
+export function documentForPaths(spec: Json, templates: readonly string[]): Json {
   const paths = isObject(spec.paths) ? spec.paths : {};
-  const item = paths[template];
   const refs = new Set<string>();
-  collectRefs(spec, item, refs);
+  for (const template of templates) collectRefs(spec, paths[template], refs);
   const components: Record<string, Json> = {};
   const all = isObject(spec.components) ? spec.components : {};
   if (isObject(all.securitySchemes)) components.securitySchemes = all.securitySchemes;
@@ -107,7 +111,43 @@ export function documentForPath(spec: Json, template: string): Json {
     components[kind] ??= {};
     (components[kind] as Json)[name] = ofKind[name];
   }
-  return { ...spec, paths: { [template]: item }, components };
+  return {
+    ...spec,
+    paths: Object.fromEntries(templates.map((template) => [template, paths[template]])),
+    components,
+  };
+}
+
+/** The most paths one validator instance serves. */
+const PATHS_PER_VALIDATOR = 8;
+
+/**
+ * The paths of the document in groups that share one validator instance: the paths of one tag (an area of the
+ * API, whose operations reach the same components), in document order, at most PATHS_PER_VALIDATOR together.
+ * Each instance compiles the OpenAPI meta-schema once, a cost one instance per path paid for every path; one
+ * instance for a whole tag made the compilation of each operation slower, as its document grows.
+ */
+export function validatorGroups(spec: Json): string[][] {
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  const byTag = new Map<string, string[][]>();
+  for (const [template, item] of Object.entries(paths)) {
+    const tag = firstTagOf(resolve(spec, item));
+    const groups = byTag.get(tag) ?? [];
+    byTag.set(tag, groups);
+    const last = groups.at(-1);
+    if (last !== undefined && last.length < PATHS_PER_VALIDATOR) last.push(template);
+    else groups.push([template]);
+  }
+  return [...byTag.values()].flat();
+}
+
+function firstTagOf(pathItem: unknown): string {
+  if (!isObject(pathItem)) return '';
+  for (const operation of Object.values(pathItem)) {
+    if (isObject(operation) && Array.isArray(operation.tags) && typeof operation.tags[0] === 'string')
+      return operation.tags[0];
+  }
+  return '';
 }
 
 export interface ApiOptions {
@@ -133,8 +173,9 @@ export interface OperationsApi {
   /** A request below the base path goes to its operation's steps; other requests pass by. */
   middleware: RequestHandler;
   /**
-   * Makes every path's validator and compiles every operation's request validation, one operation at a
-   * time, yielding to requests between them: after it, a first request costs what a second does.
+   * Makes every group's validator and compiles every operation's request validation (and response
+   * validation, when responses are validated), one operation at a time, yielding to requests between them:
+   * after it, a first request costs what a second does.
    */
   warmUp(app: Express): Promise<void>;
 }
@@ -153,20 +194,21 @@ export function operationsApi(options: ApiOptions): OperationsApi {
   const multipart = multipartBodies();
   const limits = fieldLimitsOf(spec, basePath);
   const validatorOfPath = new Map<string, RequestHandler>();
+  for (const templates of validatorGroups(spec)) {
+    const validate = lazyValidator(() =>
+      validatorMiddlewares({
+        apiSpec: documentForPaths(spec, templates),
+        validateResponses: options.validateResponses,
+      }),
+    );
+    for (const template of templates) validatorOfPath.set(template, validate);
+  }
   const steps = new Map<IndexedOperation, RequestHandler>();
   for (const operation of index.operations) {
     const handler = options.handlers.get(operation.operationId);
     if (handler === undefined) throw new Error(`no handler for ${operation.operationId}`);
-    let validate = validatorOfPath.get(operation.template);
-    if (validate === undefined) {
-      validate = lazyValidator(() =>
-        validatorMiddlewares({
-          apiSpec: documentForPath(spec, operation.template),
-          validateResponses: options.validateResponses,
-        }),
-      );
-      validatorOfPath.set(operation.template, validate);
-    }
+    const validate = validatorOfPath.get(operation.template);
+    if (validate === undefined) throw new Error(`no validator for ${operation.template}`);
     steps.set(operation, inSeries([multipart, carriers, reading, validate, serve(handler)]));
   }
   const noLimits: FieldLimits = new Map();
@@ -186,9 +228,7 @@ export function operationsApi(options: ApiOptions): OperationsApi {
     for (const operation of index.operations) {
       const validate = validatorOfPath.get(operation.template);
       if (validate === undefined) continue;
-      await new Promise<void>((resolve) => {
-        validate(warmUpRequest(app, basePath, operation), {} as Response, () => resolve());
-      });
+      await warmUpOperation(app, basePath, operation, validate, options.validateResponses);
       // Requests that came meanwhile go first.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -197,32 +237,9 @@ export function operationsApi(options: ApiOptions): OperationsApi {
 }
 
 /**
- * A request of the operation that only the validator sees (an object on the application's request
- * prototype, as Express makes them): every path parameter `0`, no query, a JSON content type where the
- * operation has a body. Refused or not, its validation compiles the operation's schemas.
- */
-function warmUpRequest(app: Express, basePath: string, operation: IndexedOperation): Request {
-  const url = `${basePath}${operation.template.replace(/\{[^}]+\}/g, '0')}`;
-  const req = Object.create(app.request) as Request;
-  Object.assign(req, {
-    app,
-    method: operation.method === 'HEAD' ? 'GET' : operation.method,
-    url,
-    originalUrl: url,
-    baseUrl: '',
-    headers:
-      operation.method === 'GET' || operation.method === 'HEAD' ? {} : { 'content-type': 'application/json' },
-    query: {},
-    body: operation.method === 'GET' || operation.method === 'HEAD' ? undefined : {},
-    params: {},
-  });
-  return req;
-}
-
-/**
- * A path's validator, made on the path's first request: each instance loads its document and builds its
- * Ajv instances, tens of milliseconds of CPU time, which a server starting with every path's would spend
- * before answering anything.
+ * A group's validator, made on the first request to one of its paths: each instance loads its document and
+ * builds its Ajv instances, tens of milliseconds of CPU time, which a server starting with every group's
+ * would spend before answering anything.
  */
 function lazyValidator(make: () => RequestHandler[]): RequestHandler {
   let validate: RequestHandler | undefined;
@@ -305,7 +322,7 @@ interface ValidatorOptions {
 
 function validatorMiddlewares(options: ValidatorOptions): RequestHandler[] {
   return OpenApiValidator.middleware({
-    // The validator mutates the document it is given: each path's document is its own copy.
+    // The validator mutates the document it is given: each group's document is its own copy.
     apiSpec: structuredClone(options.apiSpec) as never,
     // Bodies are not coerced (grapeParameters reads them as Grape does; the validator's coercion made a null
     // false, "" or 0). Query and path values are always coerced by the validator, from text.

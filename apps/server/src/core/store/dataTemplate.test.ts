@@ -2,7 +2,7 @@
 // rows in every table and the same repositories (refs, their trees, HEAD). Timestamps and commit SHAs are
 // the moment's (a commit's SHA covers its date), so they are compared by shape.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_AREAS } from '../../app.js';
 import { DEMO_FIXTURES_PATH } from '../../config.js';
 import { openDataDirectory } from '../dataDirectory.js';
+import { copyTemplate } from './dataTemplate.js';
 import { readFixturesFile } from './fixturesFile.js';
 import { SQLite } from './sqliteDriver.js';
 
@@ -101,7 +102,8 @@ describe('a data directory from a template', () => {
     expect(Object.keys(expectedRepositories).length).toBeGreaterThan(3);
     expect(await repositories(first)).toEqual(expectedRepositories);
     expect(await repositories(second)).toEqual(expectedRepositories);
-  });
+    // Two loads of the fixtures (hundreds of inserts and git processes each): 30 s on a loaded machine.
+  }, 180_000);
 
   it('is not used for a data directory that is not empty (a restart keeps its own data)', async () => {
     const templates = join(work, 'templates-restart');
@@ -110,5 +112,21 @@ describe('a data directory from a template', () => {
     await seeded('restart', templates);
     expect(await readdir(templates).catch(() => [])).toEqual([]);
     expect(databaseContents(dataDir)).toEqual(before);
+  });
+
+  it('keeps the most recently used templates up to a count: a new one removes the one unused longest', async () => {
+    const templates = join(work, 'templates-pruned');
+    const make = (content: string) => async (directory: string) => {
+      await mkdir(directory, { recursive: true });
+      await writeFile(join(directory, 'data'), content);
+    };
+    await copyTemplate(join(work, 'pruned-a'), templates, 'a', make('a'), 2);
+    await copyTemplate(join(work, 'pruned-b'), templates, 'b', make('b'), 2);
+    // `a` made long ago, but used again after `b` was made: `b` is the one unused longest.
+    await utimes(join(templates, 'a'), new Date(1_000_000), new Date(1_000_000));
+    await copyTemplate(join(work, 'pruned-a2'), templates, 'a', make('unused'), 2);
+    await copyTemplate(join(work, 'pruned-c'), templates, 'c', make('c'), 2);
+    expect((await readdir(templates)).sort()).toEqual(['a', 'c']);
+    expect(await readdir(join(work, 'pruned-a2'))).toEqual(['data']);
   });
 });

@@ -219,8 +219,12 @@ export interface Fixtures {
     repository?: {
       /** Files committed to the default branch, one commit each, in order. */
       files: Record<string, string>;
-      /** Branches made from the default branch; `files` adds commits of their own (so they are unmerged). */
-      branches?: { name: string; files?: Record<string, string> }[];
+      /**
+       * Branches made from the default branch's head, or from the revision `from` names (`main~1`: a branch
+       * merged into the default branch, which a branch at its head is not, as in GitLab); `files` adds commits
+       * of their own (so they are unmerged).
+       */
+      branches?: { name: string; from?: string; files?: Record<string, string> }[];
     };
   }[];
 }

@@ -65,6 +65,7 @@ beforeAll(async () => {
       .values(
         batch.map((i) => ({
           project_id: project.id,
+          iid: i + 1,
           sha: 'a'.repeat(40),
           before_sha: '0'.repeat(40),
           ref: 'main',

@@ -32,6 +32,10 @@ export interface UsersTable {
   can_create_group: Generated<number>;
   /** How many personal projects the user may create (GitLab's default 100,000). */
   projects_limit: Generated<number>;
+  /** When the e-mail address was confirmed (migration 030); null for an account made unconfirmed. */
+  confirmed_at: Generated<string | null>;
+  /** Null for people; `ghost` for the account that keeps deleted users' contributions (migration 030). */
+  user_type: Generated<string | null>;
 }
 
 export interface PersonalAccessTokensTable {
@@ -44,6 +48,11 @@ export interface PersonalAccessTokensTable {
   scopes: string;
   expires_at: string | null;
   revoked: number;
+  /** Migration 030: older tokens take their user's creation time. */
+  created_at: Generated<string | null>;
+  /** This server does not record a token's use: null. */
+  last_used_at: Generated<string | null>;
+  description: Generated<string | null>;
 }
 
 export interface GroupsTable {
@@ -59,6 +68,22 @@ export interface GroupsTable {
   kind: Generated<'group' | 'user'>;
   /** The runners registration token (a secret), made on first read by a group administrator. */
   runners_token: Generated<string | null>;
+  /** The group settings (migration 029): booleans 0 or 1, the three-state ones null when not set. */
+  share_with_group_lock: Generated<number>;
+  require_two_factor_authentication: Generated<number>;
+  two_factor_grace_period: Generated<number>;
+  /** `noone`, `maintainer` or `developer`. */
+  project_creation_level: Generated<string>;
+  auto_devops_enabled: Generated<number | null>;
+  /** `owner` or `maintainer`. */
+  subgroup_creation_level: Generated<string>;
+  emails_disabled: Generated<number | null>;
+  mentions_disabled: Generated<number | null>;
+  lfs_enabled: Generated<number>;
+  request_access_enabled: Generated<number>;
+  default_branch_protection: Generated<number>;
+  /** The file name of the group's avatar (under `uploads/-/system/group/avatar/<id>/`), or null. */
+  avatar: Generated<string | null>;
 }
 
 export interface ProjectsTable {
@@ -119,6 +144,10 @@ export interface MembersTable {
   user_id: number;
   access_level: number;
   created_at: string;
+  /** The membership's last day (`YYYY-MM-DD`), or null (migration 029). */
+  expires_at: Generated<string | null>;
+  /** Who added the member through the API (null for fixtures and approvals). */
+  created_by_id: Generated<number | null>;
 }
 
 /** A pending request to join a group or project; approving it makes a `members` row and removes it. */
@@ -144,6 +173,8 @@ export interface ProtectedBranchesTable {
   project_id: number;
   name: string;
   code_owner_approval_required: number;
+  /** Whether force pushes are allowed (GitLab's `allow_force_push`). */
+  allow_force_push: Generated<number>;
   created_at: string;
 }
 
@@ -360,6 +391,8 @@ export interface DeployKeysProjectsTable {
 export interface PipelinesTable {
   id: Generated<number>;
   project_id: number;
+  /** The pipeline's number within its project, 1, 2, 3 … (GitLab's `iid`). */
+  iid: number;
   sha: string;
   before_sha: string;
   ref: string;
@@ -565,6 +598,10 @@ export interface MergeRequestsTable {
   discussion_locked: number | null;
   created_at: string;
   updated_at: string;
+  /** The merger's `should_remove_source_branch` (null: not given; migration 031). */
+  should_remove_source_branch: Generated<number | null>;
+  /** The commit a squashing merge made (migration 031). */
+  squash_commit_sha: Generated<string | null>;
 }
 
 /** The last internal ID (`iid`) given per group and kind (`epics`), migration 021. */

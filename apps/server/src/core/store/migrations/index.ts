@@ -27,6 +27,10 @@ import * as m024 from './024_scim.js';
 import * as m025 from './025_integrations.js';
 import * as m026 from './026_appearance.js';
 import * as m027 from './027_list_indexes.js';
+import * as m028 from './028_gitlab_fields.js';
+import * as m029 from './029_group_settings_members_expiry.js';
+import * as m030 from './030_users_and_tokens_api.js';
+import * as m031 from './031_merge_request_writes.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -56,6 +60,10 @@ const migrations: Record<string, Migration> = {
   '025_integrations': m025,
   '026_appearance': m026,
   '027_list_indexes': m027,
+  '028_gitlab_fields': m028,
+  '029_group_settings_members_expiry': m029,
+  '030_users_and_tokens_api': m030,
+  '031_merge_request_writes': m031,
 };
 
 export const migrationProvider: MigrationProvider = {
