@@ -1,6 +1,7 @@
 // The PostgreSQL side of core/store, on the test run's PostgreSQL (COLLAB_TEST_DATABASE=postgres; skipped on
 // SQLite): the migrations' types, write transactions one at a time, a unique violation told, out-of-range
-// numbers compared as SQLite compares them, and the database version following another instance's writes.
+// numbers compared as SQLite compares them, text with U+0000 taken, and the database version following
+// another instance's writes.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,15 @@ describe.skipIf(!testsWantPostgres())('the PostgreSQL database', () => {
     expect(await ids('=', huge)).toEqual([]);
     expect(await ids('<', huge)).toHaveLength(1);
     expect(await ids('>', -huge)).toHaveLength(1);
+  });
+
+  it('takes text holding U+0000 in writes and reads, as SQLite does: found again with it, no error', async () => {
+    const db = await open();
+    await addFeature(db, 'with\u0000nul');
+    const named = (name: string) =>
+      db.selectFrom('features').select('name').where('name', '=', name).execute();
+    expect(await named('with\u0000nul')).toHaveLength(1);
+    expect(await named('\u0000')).toEqual([]);
   });
 
   it('changes its version with its own writes at once, and with another instance\u2019s once refreshed', async () => {

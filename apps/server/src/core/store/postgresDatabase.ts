@@ -146,10 +146,13 @@ class LockingPostgresDriver extends PostgresDriver {
 const BIGINT_LIMIT = 9_223_372_036_854_775_807n;
 
 /**
- * A connection whose number parameters fit a bigint. A number from a request beyond that range (an ID of
- * twenty digits) makes PostgreSQL fail the statement (22003) where SQLite compares it and finds nothing: it
- * is sent as the nearest bigint instead, which compares the same way with every value the database holds
- * (all within ±2^53).
+ * A connection whose parameters PostgreSQL takes as SQLite does:
+ * - a number beyond a bigint (an ID of twenty digits) makes PostgreSQL fail the statement (22003) where SQLite
+ *   compares it and finds nothing: it is sent as the nearest bigint instead, which compares the same way with
+ *   every value the database holds (all within ±2^53);
+ * - PostgreSQL's text cannot hold U+0000 (22021, "invalid byte sequence") where SQLite stores and compares it
+ *   (`?sudo=%00`, a title with a NUL): it is sent as U+FFFD, the character that stands for one that cannot
+ *   be represented, in writes and reads alike, so that what was written with one is found with it.
  */
 class InRangeParameters implements DatabaseConnection {
   constructor(readonly inner: DatabaseConnection) {}
@@ -168,15 +171,21 @@ class InRangeParameters implements DatabaseConnection {
 }
 
 function inRange(query: CompiledQuery): CompiledQuery {
-  if (!query.parameters.some(outOfRange)) return query;
-  const parameters = query.parameters.map((value) =>
-    outOfRange(value) ? (value > 0 ? BIGINT_LIMIT : -BIGINT_LIMIT).toString() : value,
-  );
+  if (!query.parameters.some((value) => outOfRange(value) || withNul(value))) return query;
+  const parameters = query.parameters.map((value) => {
+    if (outOfRange(value)) return (value > 0 ? BIGINT_LIMIT : -BIGINT_LIMIT).toString();
+    if (withNul(value)) return value.replaceAll('\u0000', '\uFFFD');
+    return value;
+  });
   return { ...query, parameters };
 }
 
 function outOfRange(value: unknown): value is number {
   return typeof value === 'number' && Math.abs(value) >= 9.2e18;
+}
+
+function withNul(value: unknown): value is string {
+  return typeof value === 'string' && value.includes('\u0000');
 }
 
 /** Counts this process's write statements (everything but a select) once they have run. */
