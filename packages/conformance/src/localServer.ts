@@ -72,3 +72,12 @@ async function testDatabase(dataDir: string): Promise<{ url: string; drop(): Pro
   const { testDatabaseOf } = await import('@collab/server/testPostgres');
   return testDatabaseOf(dataDir);
 }
+
+/**
+ * The environment of an operator command (`move-storage`, `scim-token`) run on a local server's data
+ * directory: on PostgreSQL, DATABASE_URL names that server's database too.
+ */
+export async function commandEnvironment(dataDir: string): Promise<NodeJS.ProcessEnv> {
+  const database = await testDatabase(dataDir);
+  return database ? { ...process.env, DATABASE_URL: database.url } : process.env;
+}
