@@ -38,6 +38,8 @@ Flags (each also set by the environment variable named; a flag wins over its var
   --database-url URL            DATABASE_URL               a PostgreSQL database (postgres://user:pass@host/db)
                                                            instead of the SQLite file in the data directory;
                                                            instances on one database share one data directory
+                                                           and its jobs (each job runs on one of them); the
+                                                           first to start migrates and seeds
   --seed demo|FILE              COLLAB_SEED                load fixtures into a new data directory: the demo
                                                            data set, or a fixtures file (JSON)
   --workers N                   COLLAB_WORKERS             server processes on the port (default one per
