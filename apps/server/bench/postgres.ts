@@ -211,8 +211,12 @@ function scaled(
 ) {
   const sqliteMultiple = sqliteTwo / sqliteOne;
   const postgresMultiple = postgresTwo / postgresOne;
-  const gain = ((postgresMultiple - 1) / (sqliteMultiple - 1)) * 100;
-  return `SQLite 2 workers ${sqliteMultiple.toFixed(2)}x 1 (${sqliteTwo.toFixed(0)} / ${sqliteOne.toFixed(0)} ${unit}); PostgreSQL 2 instances ${postgresMultiple.toFixed(2)}x 1 (${postgresTwo.toFixed(0)} / ${postgresOne.toFixed(0)}); gain ${gain.toFixed(0)}% of SQLite's, multiple ${((postgresMultiple / sqliteMultiple) * 100).toFixed(0)}% of SQLite's`;
+  // Two workers that gained nothing (a machine busy with other work) leave no gain to compare with.
+  const gain =
+    sqliteMultiple > 1
+      ? `gain ${(((postgresMultiple - 1) / (sqliteMultiple - 1)) * 100).toFixed(0)}% of SQLite's`
+      : 'no gain on SQLite to compare with';
+  return `SQLite 2 workers ${sqliteMultiple.toFixed(2)}x 1 (${sqliteTwo.toFixed(0)} / ${sqliteOne.toFixed(0)} ${unit}); PostgreSQL 2 instances ${postgresMultiple.toFixed(2)}x 1 (${postgresTwo.toFixed(0)} / ${postgresOne.toFixed(0)}); ${gain}, multiple ${((postgresMultiple / sqliteMultiple) * 100).toFixed(0)}% of SQLite's`;
 }
 
 function failures(...results: readonly LoadResult[][]): string {
