@@ -9,7 +9,7 @@ import { type Caller, requireUser, type ScopeNeed } from '../../core/access/call
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
-import { isUniqueViolation, nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso, todayIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { type AccessRequest, type AccessRequestMember, presentMember, presentRequest } from './present.js';
 import {
@@ -137,6 +137,7 @@ export async function approveAccessRequest(
     'api',
     managingLevel(type),
   );
+  const approver = requireUser(caller);
   const level = grantedLevel(body);
   if (level === AccessLevel.OWNER && accessLevel < AccessLevel.OWNER) throw forbidden();
   const row = await context.db.transaction().execute(async (trx) => {
@@ -144,7 +145,13 @@ export async function approveAccessRequest(
     if (!request) return undefined;
     await deleteRequest(trx, source, userId);
     try {
-      await insertMember(trx, source, userId, level, nowIso());
+      await insertMember(trx, source, {
+        userId,
+        accessLevel: level,
+        createdAt: nowIso(),
+        createdBy: approver.id,
+        today: todayIso(),
+      });
     } catch (error) {
       // A member already (made by other means since the request): refused, and the request stays.
       if (isUniqueViolation(error)) throw alreadyExists();

@@ -3,6 +3,7 @@
 // /users (accounts.ts): free usernames and addresses, the personal namespace that follows a username, the
 // groups a user owns alone, and the ghost user that takes over a deleted user's contributions.
 import { type Insertable, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
@@ -201,6 +202,7 @@ export async function soleOwnedGroupCount(db: Reader, userId: number): Promise<n
     .where('m.source_type', '=', 'Group')
     .where('m.user_id', '=', userId)
     .where('m.access_level', '>=', OWNER)
+    .where(unexpiredMembership('m'))
     .where('g.kind', '=', 'group')
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -210,6 +212,7 @@ export async function soleOwnedGroupCount(db: Reader, userId: number): Promise<n
             .where('o.source_type', '=', 'Group')
             .whereRef('o.source_id', '=', 'm.source_id')
             .where('o.access_level', '>=', OWNER)
+            .where(unexpiredMembership('o'))
             .where('o.user_id', '!=', userId),
         ),
       ),
