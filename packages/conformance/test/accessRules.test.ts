@@ -172,3 +172,88 @@ describe('the Member entity', () => {
     expect(owner && 'created_by' in owner).toBe(false);
   });
 });
+
+describe('group settings that decide who may do what', () => {
+  it('project_creation_level: developers by default, maintainers when `maintainer`, nobody when `noone`', async (context) => {
+    if (skipped) context.skip();
+    const { group } = await newGroup();
+    const base = `/groups/${group}`;
+    expect((await add(creator, base, 'developer', 30)).status).toBe(201);
+    expect((await add(creator, base, 'maintainer', 40)).status).toBe(201);
+    expect((await add(creator, base, 'reporter', 20)).status).toBe(201);
+    const create = (caller: Caller) =>
+      call<{ id: number }>(caller, 'POST', '/projects', { name: fresh(`by-${caller}`), namespace_id: group });
+    const settings = await call<{ project_creation_level: string }>(creator, 'GET', base);
+    expect(settings.body.project_creation_level).toBe('developer');
+    expect((await create('developer')).status).toBe(201);
+    expect((await create('reporter')).status).toBe(403);
+
+    expect((await call(creator, 'PUT', base, { project_creation_level: 'maintainer' })).status).toBe(200);
+    const refused = await create('developer');
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      message: '403 Forbidden - You are not allowed to create projects in this namespace',
+    });
+    expect((await create('maintainer')).status).toBe(201);
+    expect((await create(creator)).status).toBe(201);
+
+    expect((await call(creator, 'PUT', base, { project_creation_level: 'noone' })).status).toBe(200);
+    for (const caller of ['maintainer', creator, 'admin'] as const)
+      expect((await create(caller)).status, caller).toBe(403);
+    // The import path follows the same rule.
+    const form = new FormData();
+    form.set('path', fresh('imported'));
+    form.set('namespace', String(group));
+    form.set('file', new Blob([new Uint8Array([0x1f, 0x8b])]), 'export.tar.gz');
+    const imported = await callAs(target, creator, '/projects/import', { method: 'POST', multipart: form });
+    expect(imported.status).toBe(403);
+  });
+
+  it('subgroup_creation_level: owners always, maintainers only when `maintainer`', async (context) => {
+    if (skipped) context.skip();
+    const { group } = await newGroup();
+    const base = `/groups/${group}`;
+    expect((await add(creator, base, 'maintainer', 40)).status).toBe(201);
+    expect((await add(creator, base, 'developer', 30)).status).toBe(201);
+    const subgroup = (caller: Caller) => {
+      const path = fresh('sub');
+      return call(caller, 'POST', '/groups', { name: path, path, parent_id: group });
+    };
+    expect((await subgroup('maintainer')).status).toBe(201);
+    expect((await subgroup('developer')).status).toBe(403);
+    expect((await call(creator, 'PUT', base, { subgroup_creation_level: 'owner' })).status).toBe(200);
+    expect((await subgroup('maintainer')).status).toBe(403);
+    expect((await subgroup(creator)).status).toBe(201);
+  });
+
+  it('request_access_enabled: off refuses access requests to the group or project (403), on takes them', async (context) => {
+    if (skipped) context.skip();
+    const { group, project } = await newGroup({ visibility: 'public', request_access_enabled: false });
+    expect((await call(creator, 'PUT', `/projects/${project}`, { visibility: 'public' })).status).toBe(200);
+    expect(
+      (await call(creator, 'PUT', `/projects/${project}`, { request_access_enabled: false })).status,
+    ).toBe(200);
+    for (const base of [`/groups/${group}`, `/projects/${project}`]) {
+      const refused = await call('outsider', 'POST', `${base}/access_requests`);
+      expect(refused.status, base).toBe(403);
+      expect(refused.body).toEqual({ message: '403 Forbidden' });
+      const pending = await call<unknown[]>(creator, 'GET', `${base}/access_requests`);
+      expect(pending.body, base).toEqual([]);
+    }
+    expect((await call(creator, 'PUT', `/groups/${group}`, { request_access_enabled: true })).status).toBe(
+      200,
+    );
+    expect(
+      (await call(creator, 'PUT', `/projects/${project}`, { request_access_enabled: true })).status,
+    ).toBe(200);
+    // The project first: a member of the group would have access to the project already (400).
+    for (const base of [`/projects/${project}`, `/groups/${group}`]) {
+      expect((await call('outsider', 'POST', `${base}/access_requests`)).status, base).toBe(201);
+      // The approver is the member's maker.
+      const approved = await call(creator, 'PUT', `${base}/access_requests/${idOf('outsider')}/approve`);
+      expect(approved.status, base).toBe(200);
+      const member = await call<Member>(creator, 'GET', `${base}/members/${idOf('outsider')}`);
+      expect(member.body.created_by?.id, base).toBe(idOf(creator));
+    }
+  });
+});

@@ -47,6 +47,8 @@ interface ResolvedSource {
   source: Source;
   /** The caller's level in it (ADMIN for administrators). */
   accessLevel: number;
+  /** Whether users may ask to join it (its `request_access_enabled` setting). */
+  requestsEnabled: boolean;
 }
 
 /**
@@ -63,10 +65,18 @@ async function resolveSource(
 ): Promise<ResolvedSource> {
   if (type === 'Project') {
     const access = await resolveProjectForSignedIn(context.db, caller, idOrPath, scope, minLevel);
-    return { source: { type, id: access.project.id }, accessLevel: access.accessLevel };
+    return {
+      source: { type, id: access.project.id },
+      accessLevel: access.accessLevel,
+      requestsEnabled: access.project.request_access_enabled === 1,
+    };
   }
   const access = await resolveGroupForSignedIn(context.db, caller, idOrPath, scope, minLevel);
-  return { source: { type, id: access.group.id }, accessLevel: access.accessLevel };
+  return {
+    source: { type, id: access.group.id },
+    accessLevel: access.accessLevel,
+    requestsEnabled: access.group.request_access_enabled === 1,
+  };
 }
 
 /** `access_level` of an approval: a number or, from forms and query strings, a numeric string. */
@@ -93,7 +103,7 @@ export async function listAccessRequests(
 /**
  * The caller asks to join. Only what the caller can see may be asked for (404 otherwise); a caller who
  * already has access, directly, through a parent group, a share or as an administrator, or who asked
- * already, is refused with 400.
+ * already, is refused with 400; a group or project whose `request_access_enabled` is off refuses with 403.
  */
 export async function requestAccess(
   context: ServerContext,
@@ -101,9 +111,18 @@ export async function requestAccess(
   type: SourceType,
   idOrPath: string,
 ): Promise<AccessRequest> {
-  const { source, accessLevel } = await resolveSource(context, caller, type, idOrPath, 'api', 0);
+  const { source, accessLevel, requestsEnabled } = await resolveSource(
+    context,
+    caller,
+    type,
+    idOrPath,
+    'api',
+    0,
+  );
   const user = requireUser(caller);
   if (accessLevel >= AccessLevel.GUEST) throw alreadyExists();
+  // GitLab prevents `request_access` where requests are off (Gitlab::Access::AccessDeniedError: 403).
+  if (!requestsEnabled) throw forbidden();
   const row = await context.db.transaction().execute(async (trx) => {
     try {
       await insertRequest(trx, source, user.id, nowIso());
