@@ -64,7 +64,9 @@ function builtCommit(rev: string): string {
   const dist = join(root, 'apps/server/dist');
   if (existsSync(join(dist, 'main.js'))) return dist;
   console.log(`building ${rev} (${sha.slice(0, 12)}) in ${root}`);
-  run('sh', ['-c', `mkdir -p '${root}' && git archive ${sha} | tar -x -C '${root}'`], SERVER_DIR);
+  // From the repository's top: run in a subfolder, git archive would export that subfolder alone.
+  const top = run('git', ['rev-parse', '--show-toplevel'], SERVER_DIR).trim();
+  run('sh', ['-c', `mkdir -p '${root}' && git archive ${sha} | tar -x -C '${root}'`], top);
   run('pnpm', ['install', '--offline', '--frozen-lockfile', '--filter', '@collab/server...'], root);
   run('pnpm', ['--filter', '@collab/spec', 'build'], root);
   run('pnpm', ['--filter', '@collab/server', 'build'], root);

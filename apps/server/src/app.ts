@@ -37,6 +37,7 @@ import { accessLog } from './core/http/accessLog.js';
 import { authenticate } from './core/http/auth.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
+import { idleGate } from './core/http/idleGate.js';
 import { jsonBody } from './core/http/jsonBody.js';
 import { jsonWithoutCharset } from './core/http/jsonContentType.js';
 import {
@@ -105,13 +106,16 @@ export interface AppOptions extends DataDirectoryOptions {
   accessLog?: (line: string) => void;
 }
 
+/** How long the server must have had no request before the warm-up compiles the next operation's validation. */
+const WARM_UP_AFTER_QUIET_MILLISECONDS = 200;
+
 export interface CollabApp {
   app: Express;
   context: ServerContext;
   /**
-   * Compiles the request validation of every operation, one at a time, yielding to requests between them
-   * (the validator compiles an operation's schemas on its first request otherwise). For a server that has
-   * started listening; tests leave it out (their servers see a few operations each).
+   * Compiles the request validation of every operation, one at a time, each once the server has been idle
+   * for a moment (the validator compiles an operation's schemas on its first request otherwise). For a server
+   * that has started listening; tests leave it out (their servers see a few operations each).
    */
   warmUp(): Promise<void>;
   close(): Promise<void>;
@@ -129,6 +133,8 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
 
   const app = express();
   app.disable('x-powered-by');
+  const requestsInFlight = idleGate();
+  app.use(requestsInFlight.middleware);
   if (options.accessLog) app.use(accessLog(options.accessLog));
   app.use(jsonWithoutCharset);
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
@@ -194,8 +200,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     app,
     context,
     warmUp: async () => {
-      await v4Api.warmUp(app);
-      await scimApi.warmUp(app);
+      const whenIdle = () => requestsInFlight.whenIdle(WARM_UP_AFTER_QUIET_MILLISECONDS);
+      await v4Api.warmUp(app, whenIdle);
+      await scimApi.warmUp(app, whenIdle);
     },
     close: async () => {
       await jobs.stop();

@@ -23,6 +23,11 @@ export interface OperationEntry {
 export interface SpecIndex {
   document: JsonObject;
   operations: OperationEntry[];
+  /**
+   * The operations a spec-driven walk or the fuzz sends with the configured role tokens: every operation but
+   * those that revoke the token they are sent with.
+   */
+  walkable: OperationEntry[];
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -63,7 +68,7 @@ export function loadSpecIndex(path = bundledSpecJsonPath): SpecIndex {
     }
   }
   operations.sort((a, b) => a.paramCount - b.paramCount);
-  return { document, operations };
+  return { document, operations, walkable: operations.filter((entry) => !entry.revokesCallerToken) };
 }
 
 /** The operation a request goes to: the URL path is matched raw (still percent-encoded), as servers route it. */

@@ -127,7 +127,7 @@ function jsonBodyOf(entry: OperationEntry): { schema: JsonObject; valid: JsonObj
 const readsOf = () => index.operations.filter((entry) => entry.method === 'GET');
 
 describe('booleans in every spelling of Grape, on every operation', () => {
-  for (const entry of index.operations.filter((operation) => !operation.revokesCallerToken)) {
+  for (const entry of index.walkable) {
     const inQuery = queryParameters(entry).filter((p) => isBoolean(p.schema));
     const json = requestMedia(entry).find((media) => media.type === 'application/json');
     const inBody = Object.entries((json?.schema.properties ?? {}) as Record<string, JsonObject>)
@@ -204,7 +204,7 @@ describe('booleans in every spelling of Grape, on every operation', () => {
 });
 
 describe('null for an optional property of a JSON body means "not given"; for a required one it is refused', () => {
-  for (const entry of index.operations.filter((operation) => !operation.revokesCallerToken)) {
+  for (const entry of index.walkable) {
     const json = requestMedia(entry).find((media) => media.type === 'application/json');
     const properties = Object.keys((json?.schema.properties ?? {}) as JsonObject);
     if (properties.length === 0) continue;
@@ -247,7 +247,7 @@ describe('null for an optional property of a JSON body means "not given"; for a 
 });
 
 describe('an empty query value of an optional parameter, and an unknown parameter, change nothing', () => {
-  for (const entry of index.operations.filter((operation) => !operation.revokesCallerToken)) {
+  for (const entry of index.walkable) {
     const optional = queryParameters(entry).filter((p) => p.required !== true);
 
     it(

@@ -135,7 +135,7 @@ function parse(text: string): { json: boolean; value?: unknown } {
 
 export async function diff(options: DiffOptions, index: SpecIndex = loadSpecIndex()): Promise<DiffReport> {
   const started = Date.now();
-  const operations = index.operations.filter(
+  const operations = index.walkable.filter(
     (entry) => entry.method !== 'HEAD' && (options.only === undefined || options.only(entry)),
   );
   const differences: DiffReport['differences'] = [];

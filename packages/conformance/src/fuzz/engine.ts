@@ -111,7 +111,10 @@ interface Answer {
   problems: string[];
 }
 
-/** The request plan of a seed: job i depends on the seed and i alone, never on answers or timing. */
+/**
+ * The request plan of a seed over `operations` (of `index.walkable`): job i depends on the seed and i alone,
+ * never on answers or timing.
+ */
 export function fuzzPlan(
   index: SpecIndex,
   fixtures: ConformanceConfig['fixtures'],
@@ -122,7 +125,7 @@ export function fuzzPlan(
   const { variant } = validVariants(index, cases);
   const { invalidRequest } = invalidRequests(cases);
   // A seeded order of the operations: the first jobs of a run cover each operation once.
-  const order = operations.filter((entry) => !entry.revokesCallerToken);
+  const order = [...operations];
   const shuffle = new Random(seed);
   for (let i = order.length - 1; i > 0; i--) {
     const j = shuffle.int(0, i);
@@ -192,7 +195,7 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
   const implemented = await withRetries(() => operationRequests(index, probeCases, () => target).probe());
   const probeRequests = index.operations.filter((entry) => entry.method !== 'HEAD').length;
   const only = options.only;
-  const selected = index.operations.filter((entry) => only === undefined || only(entry));
+  const selected = index.walkable.filter((entry) => only === undefined || only(entry));
   const operations = selected.filter((entry) => implemented.has(entry.operationId));
   const byId = new Map(index.operations.map((entry) => [entry.operationId, entry]));
   const plan = fuzzPlan(index, config.fixtures, operations, options.seed);

@@ -3,9 +3,11 @@
 // features on it, so it is GitLab's numbering, not this server's. `revision` names this server's own build.
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import type { Schemas } from '../../core/http/types.js';
+import { PACKAGE_DIR } from '../../serverFiles.js';
 import { higherTier } from '../features/index.js';
 
 /** The GitLab release whose API v4 the spec mirrors (the sources its "not shown" parts follow). */
@@ -13,9 +15,9 @@ export const GITLAB_API_VERSION = '17.0.0';
 
 type Version = Schemas['Version'];
 
-/** `collab-<version of @collab/server>`: read once, from the package beside src/ and dist/ alike. */
+/** `collab-<version of @collab/server>`: read once, from the server's package.json. */
 function serverRevision(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
     version?: unknown;
   };
   return `collab-${typeof manifest.version === 'string' ? manifest.version : 'unknown'}`;

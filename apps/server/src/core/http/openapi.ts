@@ -174,10 +174,10 @@ export interface OperationsApi {
   middleware: RequestHandler;
   /**
    * Makes every group's validator and compiles every operation's request validation (and response
-   * validation, when responses are validated), one operation at a time, yielding to requests between them:
-   * after it, a first request costs what a second does.
+   * validation, when responses are validated), one operation at a time, awaiting `beforeEach` before each
+   * (the server waits for a quiet moment there): after it, a first request costs what a second does.
    */
-  warmUp(app: Express): Promise<void>;
+  warmUp(app: Express, beforeEach: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -224,13 +224,12 @@ export function operationsApi(options: ApiOptions): OperationsApi {
     steps.get(operation)?.(req, res, next);
   };
 
-  const warmUp = async (app: Express): Promise<void> => {
+  const warmUp = async (app: Express, beforeEach: () => Promise<void>): Promise<void> => {
     for (const operation of index.operations) {
       const validate = validatorOfPath.get(operation.template);
       if (validate === undefined) continue;
+      await beforeEach();
       await warmUpOperation(app, basePath, operation, validate, options.validateResponses);
-      // Requests that came meanwhile go first.
-      await new Promise((resolve) => setImmediate(resolve));
     }
   };
   return { middleware, warmUp };

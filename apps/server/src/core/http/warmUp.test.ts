@@ -79,9 +79,13 @@ describe('warmUp', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  it('runs every operation through its validator without calling a handler', async () => {
-    await api.warmUp(app);
+  it('runs every operation through its validator without calling a handler, each after the wait it is given', async () => {
+    let waits = 0;
+    await api.warmUp(app, async () => {
+      waits++;
+    });
     expect(called).toEqual([]);
+    expect(waits).toBe(4);
   });
 
   it('leaves requests and responses validated as before', async () => {

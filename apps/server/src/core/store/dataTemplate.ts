@@ -5,18 +5,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { cp, readdir, readFile, rename, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { CODE_DIR } from '../../serverFiles.js';
 
 /** Where templates are kept unless told otherwise: the system's temporary directory. */
 export const DEFAULT_TEMPLATES_DIR = join(tmpdir(), 'collab-data-templates');
 
-/** The server's code (src/ or dist/, whichever runs): a template made by other code is not used. */
-const CODE_DIR = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
-
 let codeIdentity: Promise<string> | undefined;
 
-/** A hash of every module of the server's code, computed once per process. */
+/**
+ * A hash of every module of the server's code (src/ or dist/, whichever runs), computed once per process: a
+ * template made by other code is not used.
+ */
 function serverCodeIdentity(): Promise<string> {
   codeIdentity ??= (async () => {
     const hash = createHash('sha256');
