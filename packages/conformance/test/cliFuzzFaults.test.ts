@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig } from '../src/config.js';
+import { type DiffReport, diff } from '../src/diff/engine.js';
 import {
   type Fault,
   type FaultProxy,
@@ -122,5 +123,53 @@ describe('fuzz reports stateful faults, naming the operation', () => {
     });
     expect(named(report, 'invalid request accepted')).toContain('addProjectBadge');
     expect(named(report, 'invalid request accepted').every((id) => id === 'addProjectBadge')).toBe(true);
+  }, 600_000);
+});
+
+describe('diff follows the links of what both servers created', () => {
+  // Reference: the server itself; target: the same server behind the proxy. Both creates succeed (two
+  // badges, two IDs), so every difference comes from the fault on the target's side.
+  async function diffThrough(fault: Fault | undefined): Promise<DiffReport> {
+    proxy.setFault(fault);
+    try {
+      return await diff({
+        reference: server.baseUrl,
+        target: proxy.url,
+        config: demoConfig(server.baseUrl),
+        seed: 11,
+        requests: 60,
+        only: (entry) => /ProjectBadge/.test(entry.operationId),
+      });
+    } finally {
+      proxy.setFault(undefined);
+    }
+  }
+
+  it('finds no difference without a fault, after following links', async () => {
+    const report = await diffThrough(undefined);
+    expect(report.differences).toEqual([]);
+    expect(report.linkRequests).toBeGreaterThan(5);
+  }, 600_000);
+
+  it("reports the target's read of its own new badge, with the target's ID in the path", async () => {
+    const created = new Set<string>();
+    const report = await diffThrough((request, response) => {
+      if (matches(request, 'POST', PROJECT_BADGES) && response.status === 201) {
+        const { id } = JSON.parse(response.body.toString('utf8')) as { id: number };
+        created.add(`${request.url.split('?')[0]}/${id}`);
+      }
+      const path = request.url.split('?')[0] ?? '';
+      if (matches(request, 'GET', PROJECT_BADGE) && created.has(path)) return notFound();
+      return undefined;
+    });
+    const reads = report.differences.filter((difference) => difference.operationId === 'getProjectBadge');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) {
+      expect(read.kind === 'status' || read.kind === 'body').toBe(true);
+      expect(created.has(read.path.split('?')[0] ?? '')).toBe(true);
+    }
+    expect(
+      reads.some((read) => read.details.includes('status 200 in the reference, 404 in the target')),
+    ).toBe(true);
   }, 600_000);
 });

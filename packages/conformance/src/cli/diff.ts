@@ -135,7 +135,8 @@ export async function main(args: string[]): Promise<number> {
   const byKind: Record<string, number> = {};
   for (const difference of report.differences) byKind[difference.kind] = (byKind[difference.kind] ?? 0) + 1;
   out.write(
-    `${report.requests} requests to each server (${operations} operations) in ${report.seconds.toFixed(1)} s, seed ${report.seed}: ` +
+    `${report.requests} requests to each server and ${report.linkRequests} more along the links of what they created ` +
+      `(${operations} operations) in ${report.seconds.toFixed(1)} s, seed ${report.seed}: ` +
       `${report.differences.length} difference(s)${
         report.differences.length > 0
           ? ` (${Object.entries(byKind)

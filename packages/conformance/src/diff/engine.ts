@@ -2,10 +2,13 @@
 // invalid requests, requests without a token, methods a path lacks) sent to a reference server and to a
 // target, one request at a time, the reference first; every answer of the target compared with the
 // reference's: the status, the headers the spec documents for that answer (present or not; the media type of
-// Content-Type) and the body's shape (keys and JSON types, src/diff/shape.ts), never values.
+// Content-Type) and the body's shape (keys and JSON types, src/diff/shape.ts), never values. After a create
+// that both servers accepted, each is asked about what it made: the create's links (reads, then updates,
+// then deletions), with the IDs of its own answer, and those answers are compared too.
 import type { ConformanceConfig } from '../config.js';
 import { curlCommand } from '../curl.js';
-import { fuzzPlan } from '../fuzz/engine.js';
+import { fuzzPlan, type Job } from '../fuzz/engine.js';
+import { type Link, linksOf } from '../fuzz/links.js';
 import type { Case } from '../requestCases.js';
 import {
   type JsonObject,
@@ -34,7 +37,7 @@ export interface Difference {
   step: number;
   operationId: string;
   method: string;
-  /** The path and query, the same on both servers. */
+  /** The path and query: the same on both servers, but for a link's, which carries each one's own IDs. */
   path: string;
   request: string;
   kind: 'status' | 'header' | 'body';
@@ -48,7 +51,10 @@ export interface DiffReport {
   reference: string;
   target: string;
   seed: number;
+  /** Steps of the seeded sequence sent to each server. */
   requests: number;
+  /** Requests that followed a create's links, sent to each server besides. */
+  linkRequests: number;
   seconds: number;
   /** Requests per operation. */
   perOperation: Record<string, number>;
@@ -145,6 +151,7 @@ export async function diff(options: DiffOptions, index: SpecIndex = loadSpecInde
     target: options.target,
     seed: options.seed,
     requests: 0,
+    linkRequests: 0,
     seconds: 0,
     perOperation,
     differences,
@@ -152,6 +159,8 @@ export async function diff(options: DiffOptions, index: SpecIndex = loadSpecInde
   if (operations.length === 0) return report;
   const plan = fuzzPlan(index, options.config.fixtures, operations, options.seed);
   const token = options.token ?? options.config.tokens.admin;
+  // Links are followed to the operations the run may send.
+  const byOperationId = new Map(operations.map((entry) => [entry.operationId, entry]));
 
   function pathOf(entry: OperationEntry, c: Case): string {
     const item = (index.document.paths as Record<string, JsonObject>)[entry.template] ?? {};
@@ -193,6 +202,74 @@ export async function diff(options: DiffOptions, index: SpecIndex = loadSpecInde
     }
   }
 
+  function compare(
+    step: number,
+    entry: OperationEntry,
+    method: string,
+    path: string,
+    label: string,
+    c: Case,
+    withToken: boolean,
+    reference: Answer,
+    target: Answer,
+  ): void {
+    perOperation[entry.operationId] = (perOperation[entry.operationId] ?? 0) + 1;
+    for (const found of compareAnswers(index, entry, reference, target)) {
+      const difference: Difference = {
+        step,
+        operationId: entry.operationId,
+        method,
+        path,
+        request: label,
+        ...found,
+        curl: curlCommand({
+          method,
+          url: `${options.target}${path}`,
+          headers: withToken ? { 'PRIVATE-TOKEN': token } : {},
+          body: typeof c.body === 'string' ? c.body : undefined,
+        }),
+      };
+      differences.push(difference);
+      options.onDifference?.(difference);
+    }
+  }
+
+  /** The links of a create both servers accepted, each request with the IDs of that server's own answer. */
+  async function followLinks(step: number, job: Job, reference: Answer, target: Answer): Promise<void> {
+    const succeeded = (answer: Answer) => answer.status >= 200 && answer.status < 300;
+    if (!succeeded(reference) || !succeeded(target)) return;
+    const requestPath = Object.fromEntries(
+      Object.entries(job.c.path).map(([name, value]) => [name, decodeURIComponent(value)]),
+    );
+    const contextOf = (answer: Answer) => ({
+      requestPath,
+      requestBody: job.json,
+      responseBody: parse(answer.text).value,
+    });
+    const order = (entry: OperationEntry) => (entry.method === 'GET' ? 0 : entry.method === 'DELETE' ? 2 : 1);
+    const steps = linksOf(index, job.entry)
+      .map((link) => ({ link, entry: byOperationId.get(link.operationId) }))
+      .filter((linked): linked is { link: Link; entry: OperationEntry } => linked.entry !== undefined)
+      .sort((a, b) => order(a.entry) - order(b.entry));
+    for (const { link, entry } of steps) {
+      const referenceCase = plan.linked(link, entry, job, contextOf(reference));
+      const targetCase = plan.linked(link, entry, job, contextOf(target));
+      if (referenceCase === undefined || targetCase === undefined) continue;
+      const referenceAnswer = await send(
+        options.reference,
+        entry.method,
+        pathOf(entry, referenceCase),
+        referenceCase,
+        true,
+      );
+      const targetPath = pathOf(entry, targetCase);
+      const targetAnswer = await send(options.target, entry.method, targetPath, targetCase, true);
+      report.linkRequests++;
+      const label = targetCase.label;
+      compare(step, entry, entry.method, targetPath, label, targetCase, true, referenceAnswer, targetAnswer);
+    }
+  }
+
   for (let step = 0; step < options.requests; step++) {
     const job = plan.job(step);
     if (!('c' in job)) continue;
@@ -210,31 +287,14 @@ export async function diff(options: DiffOptions, index: SpecIndex = loadSpecInde
     const reference = await send(options.reference, method, path, c, withToken);
     const target = await send(options.target, method, path, c, withToken);
     report.requests++;
-    perOperation[job.entry.operationId] = (perOperation[job.entry.operationId] ?? 0) + 1;
     const label =
       job.kind === 'auth'
         ? `${c.label}, without a token`
         : job.kind === 'method'
           ? `${method} on ${job.entry.template}`
           : c.label;
-    for (const found of compareAnswers(index, job.entry, reference, target)) {
-      const difference: Difference = {
-        step,
-        operationId: job.entry.operationId,
-        method,
-        path,
-        request: label,
-        ...found,
-        curl: curlCommand({
-          method,
-          url: `${options.target}${path}`,
-          headers: withToken ? { 'PRIVATE-TOKEN': token } : {},
-          body: typeof c.body === 'string' ? c.body : undefined,
-        }),
-      };
-      differences.push(difference);
-      options.onDifference?.(difference);
-    }
+    compare(step, job.entry, method, path, label, c, withToken, reference, target);
+    if (job.kind === 'sequence') await followLinks(step, job, reference, target);
   }
   report.seconds = (Date.now() - started) / 1000;
   return report;

@@ -27,7 +27,7 @@ import {
   validVariants,
 } from '../validVariants.js';
 import { invalidRequests } from './invalid.js';
-import { evaluate, type Link, linksOf } from './links.js';
+import { evaluate, type Link, type LinkContext, linksOf } from './links.js';
 
 export type Check =
   | 'server error'
@@ -166,7 +166,28 @@ export function fuzzPlan(
     return { ...base, kind: 'method', c: v.c, label: 'a method the path does not have' };
   }
 
-  return { job, variant, cases };
+  /**
+   * The request that follows `link` of job's create to `target`: a seeded variant of the target (the same for
+   * the same seed, job and link) with the link's parameters evaluated against the create's request and answer;
+   * undefined when the answer lacks a value the link needs.
+   */
+  function linked(link: Link, target: OperationEntry, of: Job, context: LinkContext): Case | undefined {
+    const random = new Random(seedOf(`${seed}:${of.index}:${link.name}`));
+    const v = variant(target, random, 0, of.index + 1);
+    const path = { ...v.c.path };
+    const query = new URLSearchParams(v.c.query);
+    const parameters = cases.parametersOf(target);
+    for (const [name, expression] of Object.entries(link.parameters)) {
+      const value = evaluate(expression, context);
+      if (value === undefined) return undefined;
+      const parameter = parameters.find((p) => p.name === name);
+      if (parameter?.in === 'path') path[name] = encodeURIComponent(value);
+      else if (parameter?.in === 'query') query.set(name, value);
+    }
+    return { ...v.c, path, query: query.toString(), label: `${link.name} after ${of.entry.operationId}` };
+  }
+
+  return { job, variant, cases, linked };
 }
 
 /**
@@ -426,27 +447,6 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
   }
 
   /** The request of a link's operation: a valid variant, its parameters taken from the link. */
-  function linked(
-    link: Link,
-    target: OperationEntry,
-    job: Job,
-    context: Parameters<typeof evaluate>[1],
-  ): Case | undefined {
-    const random = new Random(seedOf(`${options.seed}:${job.index}:${link.name}`));
-    const v = plan.variant(target, random, 0, job.index + 1);
-    const path = { ...v.c.path };
-    const query = new URLSearchParams(v.c.query);
-    const parameters = plan.cases.parametersOf(target);
-    for (const [name, expression] of Object.entries(link.parameters)) {
-      const value = evaluate(expression, context);
-      if (value === undefined) return undefined;
-      const parameter = parameters.find((p) => p.name === name);
-      if (parameter?.in === 'path') path[name] = encodeURIComponent(value);
-      else if (parameter?.in === 'query') query.set(name, value);
-    }
-    return { ...v.c, path, query: query.toString(), label: `${link.name} after ${job.entry.operationId}` };
-  }
-
   /**
    * Jobs run side by side, but a sequence's verdicts hold only if no other job changes its resource between
    * its steps: a deletion and the reads after it run alone, and so does a whole sequence that starts with an
@@ -489,7 +489,7 @@ export async function fuzz(options: FuzzOptions, index: SpecIndex = loadSpecInde
         (step): step is { link: Link; target: OperationEntry } =>
           step.target !== undefined && implemented.has(step.target.operationId),
       )
-      .map((step) => ({ ...step, c: linked(step.link, step.target, job, context) }))
+      .map((step) => ({ ...step, c: plan.linked(step.link, step.target, job, context) }))
       .filter((step): step is { link: Link; target: OperationEntry; c: Case } => step.c !== undefined);
     const reads = steps.filter((step) => step.target.method === 'GET');
     const deletes = steps.filter((step) => step.target.method === 'DELETE');
