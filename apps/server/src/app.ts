@@ -3,13 +3,14 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { appearanceArea, appearanceImagesRouter } from './areas/appearance/index.js';
+import { avatarsRouter } from './areas/avatars/index.js';
 import { badgesArea } from './areas/badges/index.js';
 import { branchesArea } from './areas/branches/index.js';
 import { deployKeysArea } from './areas/deployKeys/index.js';
 import { epicsArea } from './areas/epics/index.js';
 import { featuresArea } from './areas/features/index.js';
 import { groupLabelsArea } from './areas/groupLabels/index.js';
-import { groupAvatarsRouter, groupsArea } from './areas/groups/index.js';
+import { groupsArea } from './areas/groups/index.js';
 import { integrationsArea } from './areas/integrations/index.js';
 import { issuesArea } from './areas/issues/index.js';
 import { membersArea } from './areas/members/index.js';
@@ -182,8 +183,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   app.use(projectUploadsRouter(context));
   // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
   app.use(appearanceImagesRouter(context));
-  // The groups' avatars, at GitLab's /uploads/-/system/group/avatar/... (to whoever may see the group).
-  app.use(groupAvatarsRouter(context));
+  // The avatars of groups and projects, at GitLab's /uploads/-/system/<group|project>/avatar/... (to
+  // whoever may see the group or project).
+  app.use(avatarsRouter(context));
 
   // The catch-all of a path nothing routes (an API path no operation has is the API's own 404).
   app.use((_req, res) => {

@@ -34,6 +34,8 @@ const readers: { [Name in keyof RepositoryFileHeaders]: (value: string) => Repos
   'X-Gitlab-Last-Commit-Id': text,
   'X-Gitlab-Ref': percentDecoded,
   'X-Gitlab-Size': Number,
+  // GitLab's one header without a seed name: 'true' for an executable file.
+  'X-Gitlab-Execute-Filemode': (value) => value as RepositoryFileHeaders['X-Gitlab-Execute-Filemode'],
 };
 
 /**

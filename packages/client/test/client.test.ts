@@ -306,15 +306,17 @@ describe('repository file metadata', () => {
   };
 
   it('reads the typed headers of HEAD /projects/:id/repository/files/:file_path', async () => {
-    server.answer((_request, response) => response.writeHead(200, bothNames(SENT)).end());
+    server.answer((_request, response) =>
+      response.writeHead(200, { ...bothNames(SENT), 'X-Gitlab-Execute-Filemode': 'true' }).end(),
+    );
     const { response } = await client().HEAD('/projects/{id}/repository/files/{file_path}', {
       params: { path: { id: 1, file_path: 'docs/résumé.md' }, query: { ref: 'main' } },
     });
     const file = repositoryFileHeaders(response);
     expectTypeOf(file['X-Service-Size']).toEqualTypeOf<number>();
     expectTypeOf(file['X-Gitlab-Size']).toEqualTypeOf<number>();
-    expect(file).toEqual(
-      bothNames({
+    expect(file).toEqual({
+      ...bothNames({
         'Blob-Id': 'b1',
         'Commit-Id': 'c1',
         'Content-Sha256': 'e3b0',
@@ -325,7 +327,8 @@ describe('repository file metadata', () => {
         Ref: 'main',
         Size: 32,
       }),
-    );
+      'X-Gitlab-Execute-Filemode': 'true',
+    });
     expect(server.seen[0]?.url).toBe(
       '/api/v4/projects/1/repository/files/docs%2Fr%C3%A9sum%C3%A9.md?ref=main',
     );

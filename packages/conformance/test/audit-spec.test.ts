@@ -150,11 +150,14 @@ describe('document 1 in the spec', () => {
     ]) {
       const ok = resolve((operation(id).responses as JsonObject)['200']);
       const headers = (ok.headers ?? {}) as JsonObject;
-      // The seeds' nine, and beside them only GitLab's own names for the same values (X-Gitlab-*).
+      // The seeds' nine, and beside them only GitLab's own names for the same values (X-Gitlab-*) and
+      // GitLab's one header without a seed name, X-Gitlab-Execute-Filemode.
       const names = Object.keys(headers);
       expect(names.filter((name) => name.startsWith('X-Service-')).sort(), id).toEqual([...X_SERVICE].sort());
       for (const name of names.filter((name) => !name.startsWith('X-Service-')))
-        expect(X_SERVICE, `${id} ${name}`).toContain(name.replace(/^X-Gitlab-/, 'X-Service-'));
+        if (name !== 'X-Gitlab-Execute-Filemode')
+          expect(X_SERVICE, `${id} ${name}`).toContain(name.replace(/^X-Gitlab-/, 'X-Service-'));
+      expect(resolve(headers['X-Gitlab-Execute-Filemode']).required, id).toBe(true);
       for (const name of X_SERVICE) expect(resolve(headers[name]).required, `${id} ${name}`).toBe(true);
       expect(resolve<JsonObject>(resolve(headers['X-Service-Size']).schema).type).toBe('integer');
       if (id.startsWith('head')) expect(ok.content, id).toBeUndefined();

@@ -234,6 +234,22 @@ describe('projects', () => {
     expect(upload.url).toMatch(/\/uploads\/[0-9a-f]{32}\/notes\.txt$/);
   });
 
+  it("sets and removes the project's avatar (uploadAvatar's multipart PUT, removeAvatar's avatar '')", async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+    const uploaded = await as('owner').Projects.uploadAvatar(project.id, {
+      content: new Blob([new Uint8Array(png)], { type: 'image/png' }),
+      filename: 'gitbeaker.png',
+    });
+    expect(uploaded.avatar_url).toMatch(
+      new RegExp(`/uploads/-/system/project/avatar/${project.id}/gitbeaker\\.png$`),
+    );
+    // The project is public: anyone reads the image (outside the API, so outside the response check).
+    const image = await fetch(uploaded.avatar_url);
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(png);
+    await as('owner').Projects.removeAvatar(project.id);
+    expect((await as('owner').Projects.show(project.id)).avatar_url).toBeNull();
+  });
+
   it('deletes (marked for deletion) and restores', async () => {
     const doomed = await as('owner').Projects.create({ path: `gitbeaker-doomed-${RUN}`, namespaceId });
     const removed = await as('owner').Projects.remove(doomed.id, { showExpanded: true });

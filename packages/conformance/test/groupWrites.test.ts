@@ -354,7 +354,7 @@ describe('PUT /groups/:id', () => {
 describe('avatars', () => {
   const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
 
-  it('are uploaded by multipart at creation and update, and served at avatar_url', async (context) => {
+  it("are uploaded by multipart at creation and update, served at avatar_url and shown as its projects' namespace avatar", async (context) => {
     if (skipped) context.skip();
     const path = fresh('avatar');
     const form = new FormData();
@@ -389,6 +389,13 @@ describe('avatars', () => {
     });
     expect(edited.status).toBe(200);
     expect(edited.body.avatar_url).toMatch(/second\.png$/);
+    // A project of the group shows it as its namespace's avatar (GitLab's NamespaceBasic).
+    const project = await call<{ namespace: { avatar_url: string | null } }>(creator, 'POST', '/projects', {
+      name: 'Under an avatar',
+      namespace_id: created.body.id,
+    });
+    expect(project.status).toBe(201);
+    expect(project.body.namespace.avatar_url).toBe(edited.body.avatar_url);
 
     const text = new FormData();
     text.set('avatar', new Blob(['not an image'], { type: 'text/plain' }), 'notes.txt');

@@ -6,7 +6,17 @@
 // the fixtures' merge requests stay as they are and a shared server can run the file again.
 import type { components } from '@collab/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureUser, openTarget, type Role, RUN, type Target } from '../src/index.js';
+import {
+  againstSuiteServer,
+  demoConfig,
+  type FixtureUser,
+  openTarget,
+  type Role,
+  RUN,
+  startLocalServer,
+  type Target,
+  targetFor,
+} from '../src/index.js';
 import { type Caller, callAs } from './callAs.js';
 
 let target: Target;
@@ -683,4 +693,292 @@ describe('merge methods', () => {
     const late = await createMr(project, { source_branch: behind });
     await send('developer', 'PUT', `${oneOf(project, late.iid)}/merge`, 406);
   }, 60_000);
+});
+
+describe('refreshed when its branches move (GitLab RefreshService)', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await newProject();
+  }, 60_000);
+  const mergePath = (iid: number) => `${oneOf(project, iid)}/merge`;
+  const read = (iid: number) => send<MergeRequest>('developer', 'GET', oneOf(project, iid), 200);
+
+  it('takes a commit on the source branch: new sha, diff_refs and changes_count; the old sha is stale (409)', async () => {
+    const source = await branchWith(project, 'r1.txt', 'one\n');
+    const first = (await branch(project, source)).commit.id;
+    const main = (await branch(project, 'main')).commit.id;
+    const mr = await createMr(project, { source_branch: source });
+    const made = await read(mr.iid);
+    expect(made).toMatchObject({
+      sha: first,
+      changes_count: '1',
+      diff_refs: { base_sha: main, head_sha: first, start_sha: main },
+    });
+
+    await commitFile(project, source, 'r2.txt', 'two\n');
+    const second = (await branch(project, source)).commit.id;
+    const pushed = await read(mr.iid);
+    expect(pushed).toMatchObject({
+      state: 'opened',
+      sha: second,
+      changes_count: '2',
+      merge_status: 'can_be_merged',
+      diff_refs: { base_sha: main, head_sha: second, start_sha: main },
+    });
+    const listed = await send<MergeRequest[]>('guest', 'GET', listOf(project), 200, {
+      query: { source_branch: source },
+    });
+    expect(listed.map((one) => one.sha)).toEqual([second]);
+
+    const stale = await send<ErrorBody>('developer', 'PUT', mergePath(mr.iid), 409, { json: { sha: first } });
+    expect(stale.message).toBe(`SHA does not match HEAD of source branch: ${second}`);
+    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
+      json: { sha: pushed.sha },
+    });
+    expect(merged).toMatchObject({ state: 'merged', sha: second });
+  });
+
+  it('checks the mergeability again after a commit on the target branch', async () => {
+    const file = `target-${run}.txt`;
+    const source = await branchWith(project, file, 'theirs\n');
+    const mr = await createMr(project, { source_branch: source });
+    expect(mr).toMatchObject({ merge_status: 'can_be_merged', has_conflicts: false });
+    await commitFile(project, 'main', file, 'ours\n');
+    expect(await read(mr.iid)).toMatchObject({
+      merge_status: 'cannot_be_merged',
+      has_conflicts: true,
+      detailed_merge_status: 'broken_status',
+    });
+    await send('developer', 'PUT', mergePath(mr.iid), 406);
+  });
+
+  it('is merged when its head commit reaches the target branch another way, with that merge commit', async () => {
+    const source = await branchWith(project, 'outside.txt', 'outside\n');
+    const mr = await createMr(project, { source_branch: source });
+    // A second branch on top of the first, merged through its own merge request, brings the first's head.
+    const wider = unique('wider');
+    await send('developer', 'POST', `/projects/${project}/repository/branches`, 201, {
+      json: { branch: wider, ref: source },
+    });
+    await commitFile(project, wider, 'wider.txt', 'wider\n');
+    const carrier = await createMr(project, { source_branch: wider });
+    const carried = await send<MergeRequest>('developer', 'PUT', mergePath(carrier.iid), 200);
+    const refreshed = await read(mr.iid);
+    expect(refreshed).toMatchObject({ state: 'merged', merge_commit_sha: carried.merge_commit_sha });
+    expect(refreshed.merged_by?.id).toBe(users.developer.id);
+    expect(await systemNotes(project, mr.iid)).toEqual(['merged']);
+  });
+
+  it('is closed when its source branch is deleted', async () => {
+    const source = await branchWith(project, 'gone.txt', 'gone\n');
+    const mr = await createMr(project, { source_branch: source });
+    await send('developer', 'DELETE', `/projects/${project}/repository/branches/${enc(source)}`, 204);
+    const closed = await read(mr.iid);
+    expect(closed).toMatchObject({ state: 'closed' });
+    expect(closed.closed_by?.id).toBe(users.developer.id);
+    expect(await systemNotes(project, mr.iid)).toEqual(['closed']);
+  });
+});
+
+describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeline_succeeds', () => {
+  let project: string;
+  beforeAll(async () => {
+    project = await newProject();
+  }, 60_000);
+  const mergePath = (iid: number) => `${oneOf(project, iid)}/merge`;
+  const read = (iid: number) => send<MergeRequest>('developer', 'GET', oneOf(project, iid), 200);
+  const CI_FILE = '.collab-ci.yml';
+  const PASSES = 'ok:\n  script: x\n';
+  const FAILS = 'broken:\n  script: x\n  outcome: failed\n';
+  // Long enough (declared seconds, scaled on the local server) to set the automatic merge while it runs.
+  const SLOW = 'slow:\n  script: sleep\n  duration: 800\n';
+
+  type Pipeline = components['schemas']['Pipeline'];
+  const startPipeline = (ref: string) =>
+    send<Pipeline>('developer', 'POST', `/projects/${project}/pipeline`, 201, { json: { ref } });
+  async function finished(pipelineId: number): Promise<Pipeline> {
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const pipeline = await send<Pipeline>(
+        'developer',
+        'GET',
+        `/projects/${project}/pipelines/${pipelineId}`,
+        200,
+      );
+      if (['success', 'failed', 'canceled', 'skipped', 'manual'].includes(pipeline.status)) return pipeline;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`pipeline ${pipelineId} did not finish`);
+  }
+  async function until(iid: number, done: (mr: MergeRequest) => boolean): Promise<MergeRequest> {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const mr = await read(iid);
+      if (done(mr)) return mr;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`merge request !${iid} did not change`);
+  }
+
+  it('merges only after a successful head pipeline where the project says so (405 before)', async () => {
+    const own = await newProject();
+    await send('owner', 'PUT', `/projects/${own}`, 200, {
+      json: { only_allow_merge_if_pipeline_succeeds: true },
+    });
+    const source = await branchWith(own, CI_FILE, FAILS);
+    const mr = await createMr(own, { source_branch: source });
+    expect((await send<MergeRequest>('developer', 'GET', oneOf(own, mr.iid), 200)).head_pipeline).toBeNull();
+    await send('developer', 'PUT', `${oneOf(own, mr.iid)}/merge`, 405);
+    const failed = await send<Pipeline>('developer', 'POST', `/projects/${own}/pipeline`, 201, {
+      json: { ref: source },
+    });
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const now = await send<MergeRequest>('developer', 'GET', oneOf(own, mr.iid), 200);
+      if (now.head_pipeline?.status === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const withFailed = await send<MergeRequest>('developer', 'GET', oneOf(own, mr.iid), 200);
+    expect(withFailed.head_pipeline).toMatchObject({
+      id: failed.id,
+      status: 'failed',
+      sha: mr.sha,
+      ref: source,
+    });
+    await send('developer', 'PUT', `${oneOf(own, mr.iid)}/merge`, 405);
+
+    await commitFile(own, source, CI_FILE, PASSES);
+    const head = (await branch(own, source)).commit.id;
+    const passed = await send<Pipeline>('developer', 'POST', `/projects/${own}/pipeline`, 201, {
+      json: { ref: source },
+    });
+    let seen: MergeRequest | undefined;
+    for (let attempt = 0; attempt < 600 && seen?.head_pipeline?.status !== 'success'; attempt += 1) {
+      seen = await send<MergeRequest>('developer', 'GET', oneOf(own, mr.iid), 200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen?.head_pipeline).toMatchObject({ id: passed.id, status: 'success', sha: head });
+    const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(own, mr.iid)}/merge`, 200);
+    expect(merged).toMatchObject({ state: 'merged', sha: head });
+  }, 120_000);
+
+  it('sets the merge for when the running head pipeline succeeds, then merges as the user who set it', async () => {
+    const source = await branchWith(project, CI_FILE, SLOW);
+    const mr = await createMr(project, { source_branch: source });
+    // No head pipeline: nothing to wait for.
+    await send('developer', 'PUT', mergePath(mr.iid), 405, { json: { merge_when_pipeline_succeeds: true } });
+    const pipeline = await startPipeline(source);
+    const set = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
+      json: { merge_when_pipeline_succeeds: true, should_remove_source_branch: true },
+    });
+    expect(set).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true, merged_by: null });
+    expect(set.merge_user?.id).toBe(users.developer.id);
+    expect(set.head_pipeline?.id).toBe(pipeline.id);
+    expect(['created', 'pending', 'running']).toContain(set.head_pipeline?.status);
+
+    expect((await finished(pipeline.id)).status).toBe('success');
+    const merged = await until(mr.iid, (one) => one.state === 'merged');
+    expect(merged).toMatchObject({ merge_when_pipeline_succeeds: false, sha: mr.sha });
+    expect(merged.merged_by?.id).toBe(users.developer.id);
+    expect((await branch(project, 'main')).commit.id).toBe(merged.merge_commit_sha);
+    await send('developer', 'GET', `/projects/${project}/repository/branches/${enc(source)}`, 404);
+  }, 120_000);
+
+  it('merges at once with auto_merge when the head pipeline already succeeded', async () => {
+    const source = await branchWith(project, CI_FILE, PASSES);
+    const mr = await createMr(project, { source_branch: source });
+    expect((await finished((await startPipeline(source)).id)).status).toBe('success');
+    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
+      json: { auto_merge: true },
+    });
+    expect(merged.state).toBe('merged');
+  }, 120_000);
+
+  it('cancels the automatic merge when the source branch moves on', async () => {
+    const source = await branchWith(project, CI_FILE, SLOW);
+    const mr = await createMr(project, { source_branch: source });
+    const pipeline = await startPipeline(source);
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    await commitFile(project, source, 'later.txt', 'later\n');
+    const moved = await read(mr.iid);
+    expect(moved).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: false, merge_user: null });
+    expect(moved.merge_error).toMatch(/source branch was updated/);
+    expect(moved.head_pipeline).toBeNull();
+    expect((await finished(pipeline.id)).status).toBe('success');
+    // The old head's pipeline succeeding merges nothing.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await read(mr.iid)).state).toBe('opened');
+  }, 120_000);
+});
+
+describe('a merge that crashed while the merge request was locked', () => {
+  // The fixtures hold two merge requests `locked` without a lock time, as a merge that died half-way leaves
+  // them: one whose source is already in the target (the merge got as far as git), one whose source is not.
+  let local: Target | undefined;
+  beforeAll(async () => {
+    if (!againstSuiteServer()) return;
+    const server = await startLocalServer({
+      fixtures: (demo) => ({
+        ...demo,
+        projects: demo.projects.map((project) =>
+          project.path === 'website'
+            ? {
+                ...project,
+                merge_requests: [
+                  ...(project.merge_requests ?? []),
+                  {
+                    title: 'Crashed after git',
+                    author: 'developer',
+                    source_branch: 'feature/merged-already',
+                    state: 'locked',
+                  },
+                  {
+                    title: 'Crashed before git',
+                    author: 'developer',
+                    source_branch: 'develop',
+                    state: 'locked',
+                  },
+                ],
+              }
+            : project,
+        ),
+      }),
+    });
+    local = targetFor(demoConfig(server.baseUrl), server);
+  }, 60_000);
+  afterAll(async () => {
+    await local?.close();
+  });
+
+  it.skipIf(!againstSuiteServer())(
+    'is released by the next read or merge attempt: merged if git merged it, else merged now',
+    async () => {
+      if (!local) throw new Error('no local server');
+      const project = enc(local.config.fixtures.publicProject);
+      const all = (
+        await callAs<MergeRequest[]>(local, 'maintainer', `/projects/${project}/merge_requests`, {
+          query: { state: 'locked' },
+        })
+      ).body;
+      const afterGit = all.find((mr) => mr.title === 'Crashed after git');
+      const beforeGit = all.find((mr) => mr.title === 'Crashed before git');
+      if (!afterGit || !beforeGit) throw new Error('the locked fixtures are missing');
+
+      const mergePath = (iid: number) => `/projects/${project}/merge_requests/${iid}/merge`;
+      // Released by a read: git had merged it, so it is merged, with the commit that brought it.
+      const released = (
+        await callAs<MergeRequest>(local, 'maintainer', `/projects/${project}/merge_requests/${afterGit.iid}`)
+      ).body;
+      expect(released).toMatchObject({ state: 'merged', merge_commit_sha: afterGit.sha });
+      const already = await callAs<ErrorBody>(local, 'maintainer', mergePath(afterGit.iid), {
+        method: 'PUT',
+      });
+      expect(already.status).toBe(405);
+      // Released by the merge attempt itself, which then merges it.
+
+      const merged = await callAs<MergeRequest>(local, 'maintainer', mergePath(beforeGit.iid), {
+        method: 'PUT',
+      });
+      expect(merged.status).toBe(200);
+      expect(merged.body).toMatchObject({ state: 'merged' });
+      expect(merged.body.merged_by?.id).toBe(users.maintainer.id);
+    },
+  );
 });

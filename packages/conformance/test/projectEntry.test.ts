@@ -493,3 +493,133 @@ describe('PUT /projects/:id', () => {
     expect(read.description).not.toBe(`Refused ${RUN}`);
   });
 });
+
+describe("a project's avatar (GitLab v4)", () => {
+  /** The smallest PNG header GitLab's (and our) content check takes as an image. */
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+  const png = (bytes: Buffer = PNG) => new Blob([new Uint8Array(bytes)], { type: 'image/png' });
+
+  async function multipart<T = Project>(
+    caller: Caller,
+    method: 'POST' | 'PUT',
+    path: string,
+    fields: Record<string, string | [Blob, string]>,
+  ): Promise<{ status: number; body: T }> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields))
+      if (typeof value === 'string') form.set(name, value);
+      else form.set(name, value[0], value[1]);
+    return callAs<T>(target, caller, path, { method, multipart: form });
+  }
+
+  /** The avatar's status and bytes for `caller` (no token for anonymous callers). */
+  async function fetchAvatar(url: string, caller: 'owner' | 'outsider' | 'anonymous') {
+    const headers: Record<string, string> =
+      caller === 'anonymous' ? {} : { 'PRIVATE-TOKEN': target.config.tokens[caller] };
+    // Outside the API (and its spec): a plain fetch.
+    const response = await fetch(url, { headers });
+    return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+  }
+
+  it('POST /projects takes one by multipart; avatar_url serves it to whoever may see the project only', async () => {
+    const created = await multipart('owner', 'POST', '/projects', {
+      name: `Avatar ${RUN}`,
+      namespace_id: String(namespaceId),
+      visibility: 'private',
+      initialize_with_readme: 'true',
+      avatar: [png(), 'logo.png'],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const url = String(created.body.avatar_url);
+    expect(url).toMatch(new RegExp(`/uploads/-/system/project/avatar/${created.body.id}/logo\\.png$`));
+    // The multipart form's other fields are read as the JSON ones.
+    expect(created.body).toMatchObject({ visibility: 'private', default_branch: 'main' });
+    const read = await expectStatus('owner', 'GET', `/projects/${created.body.id}`, 200);
+    expect(read.avatar_url).toBe(url);
+    expect(await fetchAvatar(url, 'owner')).toEqual({ status: 200, bytes: PNG });
+    // A private project's avatar is no one else's business.
+    expect((await fetchAvatar(url, 'outsider')).status).toBe(404);
+    expect((await fetchAvatar(url, 'anonymous')).status).toBe(404);
+    // Another file name under the project's ID is not its avatar.
+    expect((await fetchAvatar(url.replace(/logo\.png$/, 'other.png'), 'owner')).status).toBe(404);
+  });
+
+  it('PUT /projects/:id replaces it by multipart (maintainers), and an empty avatar removes it (form or JSON)', async () => {
+    const project = await create('owner', { name: `Avatar Edit ${RUN}`, visibility: 'public' });
+    expect(project.avatar_url).toBeNull();
+    const path = `/projects/${project.id}`;
+    const first = await multipart('maintainer', 'PUT', path, { avatar: [png(), 'first.png'] });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const firstUrl = String(first.body.avatar_url);
+    expect(firstUrl).toMatch(new RegExp(`/uploads/-/system/project/avatar/${project.id}/first\\.png$`));
+    // A public project's avatar is anyone's to see.
+    expect(await fetchAvatar(firstUrl, 'anonymous')).toEqual({ status: 200, bytes: PNG });
+    // With another field in the same form; the old file goes.
+    const second = await multipart('maintainer', 'PUT', path, {
+      description: 'With a new avatar',
+      avatar: [png(), 'second.png'],
+    });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ description: 'With a new avatar' });
+    expect(second.body.avatar_url).toMatch(/\/second\.png$/);
+    expect((await fetchAvatar(firstUrl, 'owner')).status).toBe(404);
+
+    const removed = await expectStatus('maintainer', 'PUT', path, 200, { form: { avatar: '' } });
+    expect(removed.avatar_url).toBeNull();
+    expect((await fetchAvatar(String(second.body.avatar_url), 'owner')).status).toBe(404);
+    const again = await multipart('maintainer', 'PUT', path, { avatar: [png(), 'third.png'] });
+    expect(again.body.avatar_url).toMatch(/\/third\.png$/);
+    const removedByJson = await expectStatus('owner', 'PUT', path, 200, { json: { avatar: '' } });
+    expect(removedByJson.avatar_url).toBeNull();
+    expect((await expectStatus('owner', 'GET', path, 200)).avatar_url).toBeNull();
+  });
+
+  it('refuses a file that is not an image or is over 200 KiB, and avatar as text (400 naming avatar)', async () => {
+    const project = await create('owner', { name: `Avatar Refused ${RUN}` });
+    const path = `/projects/${project.id}`;
+    const notImage = await multipart<ErrorBody>('owner', 'PUT', path, {
+      avatar: [new Blob(['not an image'], { type: 'text/plain' }), 'notes.txt'],
+    });
+    expect(notImage.status).toBe(400);
+    expect(Object.keys(notImage.body.message as Record<string, string[]>)).toEqual(['avatar']);
+    const disguised = await multipart<ErrorBody>('owner', 'PUT', path, {
+      avatar: [new Blob(['plain text'], { type: 'image/png' }), 'fake.png'],
+    });
+    expect(disguised.status).toBe(400);
+    expect(Object.keys(disguised.body.message as Record<string, string[]>)).toEqual(['avatar']);
+    const large = Buffer.concat([PNG, Buffer.alloc(200 * 1024)]);
+    const tooBig = await multipart<ErrorBody>('owner', 'PUT', path, {
+      avatar: [png(large), 'big.png'],
+    });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.message).toEqual({ avatar: ['is too big (should be at most 200 KiB)'] });
+    const created = await multipart<ErrorBody>('owner', 'POST', '/projects', {
+      name: `Avatar Refused New ${RUN}`,
+      namespace_id: String(namespaceId),
+      avatar: [new Blob(['not an image'], { type: 'text/plain' }), 'notes.txt'],
+    });
+    expect(created.status).toBe(400);
+    expect(Object.keys(created.body.message as Record<string, string[]>)).toEqual(['avatar']);
+    // Nothing of a refused creation is made.
+    await expectStatus('owner', 'GET', `/projects/${enc(`${namespace}/avatar-refused-new-${run}`)}`, 404);
+    await expectStatus('owner', 'PUT', path, 400, { form: { avatar: 'logo.png' } });
+    await expectStatus('owner', 'POST', '/projects', 400, {
+      json: { name: `Avatar Text ${RUN}`, namespace_id: namespaceId, avatar: 'logo.png' },
+    });
+    expect((await expectStatus('owner', 'GET', path, 200)).avatar_url).toBeNull();
+  });
+
+  it('needs maintainer access to change it (403 for developers, 404 for outsiders of a private project)', async () => {
+    const project = await create('owner', { name: `Avatar Access ${RUN}`, visibility: 'private' });
+    for (const [caller, status] of [
+      ['developer', 403],
+      ['outsider', 404],
+      ['anonymous', 401],
+    ] as const) {
+      const answer = await multipart(caller, 'PUT', `/projects/${project.id}`, {
+        avatar: [png(), 'logo.png'],
+      });
+      expect([caller, answer.status]).toEqual([caller, status]);
+    }
+  });
+});

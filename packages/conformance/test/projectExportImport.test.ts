@@ -471,11 +471,18 @@ describe('an export across a server restart', () => {
 
 describe('importing a project', () => {
   let archive: Buffer;
+  /** A rule of this run that allows force pushes (GitLab's `allow_force_push`), which the archive keeps. */
+  const forcePushRule = `force-push-${RUN}/*`;
   beforeAll(async () => {
+    const rule = await target.as('maintainer').POST('/projects/{id}/protected_branches', {
+      params: { path: { id: project } },
+      body: { name: forcePushRule, allow_force_push: true },
+    });
+    expect(rule.response.status).toBe(201);
     archive = await exportAndDownload(project);
   });
 
-  it('round-trips: the same files, branches, commits and protected branches under a new path', async () => {
+  it('round-trips: the same files, branches, commits and protected branches (with allow_force_push) under a new path', async () => {
     const path = fresh('website-copy');
     const copyPath = `${namespace}/${path}`;
     const imported = await importAndWait(archive, { path });
@@ -518,7 +525,7 @@ describe('importing a project', () => {
       }
     }
 
-    const protectedNames = async (id: string) => {
+    const protectedRules = async (id: string) => {
       const rules = await collect(
         client.paginate(() =>
           client.GET('/projects/{id}/protected_branches', {
@@ -526,10 +533,11 @@ describe('importing a project', () => {
           }),
         ),
       );
-      return rules.map((rule) => rule.name).sort();
+      return rules.map((rule) => [rule.name, rule.allow_force_push]).sort();
     };
-    expect(await protectedNames(copyPath)).toEqual(await protectedNames(project));
-    expect(await protectedNames(project)).toContain('main');
+    expect(await protectedRules(copyPath)).toEqual(await protectedRules(project));
+    expect(await protectedRules(project)).toContainEqual(['main', false]);
+    expect(await protectedRules(copyPath)).toContainEqual([forcePushRule, true]);
   });
 
   it('honours name and override_params over the archive', async () => {

@@ -228,14 +228,27 @@ describe('deliveries (a fresh local server whose hooks point at a local receiver
     expect(bodies('/release', 'Push Hook').map((b) => b.ref)).toEqual([`refs/heads/release/${RUN}`]);
   });
 
-  it('sends pipeline events as the pipeline moves, ending with its final status', async () => {
+  it('sends pipeline events as the pipeline moves, ending with its final status, numbered by its iid', async () => {
     const project = local.config.fixtures.publicProject;
+    // A pipeline of another project first, so that this one's ID and its number in the project differ.
+    const other = local.config.fixtures.privateProject;
+    const config = await local.as('admin').POST('/projects/{id}/repository/files/{file_path}', {
+      params: { path: { id: other, file_path: '.collab-ci.yml' } },
+      body: { branch: 'main', content: 'only:\n  script: [true]\n', commit_message: `CI ${RUN}` },
+    });
+    expect(config.response.status).toBe(201);
+    const elsewhere = await local.as('admin').POST('/projects/{id}/pipeline', {
+      params: { path: { id: other } },
+      body: { ref: 'main' },
+    });
+    expect(elsewhere.response.status).toBe(201);
     const created = await local.as('developer').POST('/projects/{id}/pipeline', {
       params: { path: { id: project } },
       body: { ref: 'main' },
     });
     expect(created.response.status).toBe(201);
     const id = created.data?.id;
+    expect(created.data?.iid).not.toBe(id);
     const events = await waitFor(
       'the pipeline events',
       async () =>
@@ -246,10 +259,18 @@ describe('deliveries (a fresh local server whose hooks point at a local receiver
     expect(statuses[0]).toBe('pending');
     expect(statuses).toContain('running');
     const last = events.find((b) => (b.object_attributes as { status: string }).status === 'success');
+    // GitLab's Gitlab::DataBuilder::Pipeline: the pipeline's number in its project (`iid`) and its queue time
+    // as the pipelines API shows them.
+    const shown = await local.as('developer').GET('/projects/{id}/pipelines/{pipeline_id}', {
+      params: { path: { id: project, pipeline_id: id ?? 0 } },
+    });
+    expect(shown.response.status).toBe(200);
     expect(last).toMatchObject({
       object_kind: 'pipeline',
       object_attributes: {
         id,
+        iid: created.data?.iid,
+        queued_duration: shown.data?.queued_duration,
         ref: 'main',
         sha: created.data?.sha,
         status: 'success',

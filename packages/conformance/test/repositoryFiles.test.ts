@@ -53,8 +53,45 @@ describe("GitLab's X-Gitlab-* file headers", () => {
           name,
           response.headers.get(name.replace('x-service-', 'x-gitlab-')),
         ]).toEqual([entry.operationId, name, value]);
+      expect([entry.operationId, response.headers.get('X-Gitlab-Execute-Filemode')]).toEqual([
+        entry.operationId,
+        'false',
+      ]);
     }
     expect(withFileHeaders.length).toBe(6);
+  });
+
+  it('say whether the file is executable (X-Gitlab-Execute-Filemode, execute_filemode), as the writes set it', async () => {
+    const developer = target.as('developer');
+    const filePath = `bin/run-${RUN}.sh`;
+    const params = { path: { id: project, file_path: filePath } };
+    const read = async () => {
+      const got = await developer.GET(FILE, { params: { ...params, query: { ref: branch } } });
+      const head = await developer.HEAD(FILE, { params: { ...params, query: { ref: branch } } });
+      expect([got.response.status, head.response.status]).toEqual([200, 200]);
+      const header = head.response.headers.get('X-Gitlab-Execute-Filemode');
+      expect(got.response.headers.get('X-Gitlab-Execute-Filemode')).toBe(header);
+      return [got.data?.execute_filemode, header];
+    };
+    const write = async (method: 'POST' | 'PUT', content: string, executeFilemode?: boolean) => {
+      const body = {
+        branch,
+        content,
+        commit_message: `${method} ${filePath}`,
+        execute_filemode: executeFilemode,
+      };
+      const { response } = await (method === 'POST'
+        ? developer.POST(FILE, { params, body })
+        : developer.PUT(FILE, { params, body }));
+      expect(response.status).toBe(method === 'POST' ? 201 : 200);
+    };
+    await write('POST', '#!/bin/sh\necho one\n', true);
+    expect(await read()).toEqual([true, 'true']);
+    // An update without execute_filemode keeps the mode; false makes it a plain file again.
+    await write('PUT', '#!/bin/sh\necho two\n');
+    expect(await read()).toEqual([true, 'true']);
+    await write('PUT', '#!/bin/sh\necho three\n', false);
+    expect(await read()).toEqual([false, 'false']);
   });
 });
 

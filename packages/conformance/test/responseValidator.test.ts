@@ -19,6 +19,7 @@ const goodFile = {
   blob_id: 'f2ba8f84ab5c1bce84a7b441cb1959cfc7093b7f',
   commit_id: 'd78969e78d0b05321dc6c70bd9b8b613a080eb14',
   last_commit_id: 'a38ceda58d30497d72ef04d61409243e5430fb47',
+  execute_filemode: false,
 };
 
 describe('ResponseValidator', () => {
@@ -59,12 +60,15 @@ describe('ResponseValidator', () => {
       'X-Service-Size': '3',
     };
     // GitLab's names of the same values, which the spec requires beside the seeds' (issue 26).
-    const withGitlabNames = Object.fromEntries(
-      Object.entries(headers).flatMap(([name, value]) => [
-        [name, value],
-        [name.replace(/^X-Service-/, 'X-Gitlab-'), value],
-      ]),
-    );
+    const withGitlabNames = {
+      ...Object.fromEntries(
+        Object.entries(headers).flatMap(([name, value]) => [
+          [name, value],
+          [name.replace(/^X-Service-/, 'X-Gitlab-'), value],
+        ]),
+      ),
+      'X-Gitlab-Execute-Filemode': 'false',
+    };
     expect(validator.check('GET', url, 200, ...json(goodFile, withGitlabNames)).problems).toEqual([]);
     expect(
       validator

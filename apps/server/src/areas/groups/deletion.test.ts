@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import type { Db } from '../../core/store/database.js';
 import type { Fixtures } from '../../core/store/fixturesFile.js';
-import { avatarDirectory } from './avatar.js';
+import { avatarDirectory } from '../avatars/index.js';
 
 const FIXTURES: Fixtures = {
   users: ['admin', 'olga', 'otto'].map((username) => ({
@@ -124,7 +124,7 @@ describe('DELETE /groups/:id', () => {
 
     const repository = server.app.context.storages.pathFor('default', project.id);
     expect(existsSync(repository)).toBe(true);
-    expect(existsSync(avatarDirectory(server.dataDir, group.id))).toBe(true);
+    expect(existsSync(avatarDirectory(server.dataDir, 'group', group.id))).toBe(true);
     const ids = [group.id, child.id];
     expect(Object.keys(await rowsOfGroups(db, ids)).length).toBeGreaterThan(5);
 
@@ -135,7 +135,7 @@ describe('DELETE /groups/:id', () => {
     expect(await db.selectFrom('projects').select('id').where('id', '=', project.id).execute()).toEqual([]);
     expect(await db.selectFrom('epics').select('id').where('id', '=', epic.id).execute()).toEqual([]);
     expect(existsSync(repository)).toBe(false);
-    expect(existsSync(avatarDirectory(server.dataDir, group.id))).toBe(false);
+    expect(existsSync(avatarDirectory(server.dataDir, 'group', group.id))).toBe(false);
     // The other group and its project are whole.
     expect(
       (await call('otto', 'GET', '/projects/kept%2Fstays/repository/files/README.md?ref=main')).status,

@@ -9,8 +9,8 @@ import type { Caller } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { badRequest } from '../../core/http/errors.js';
 import type { QueryParams } from '../../core/http/types.js';
+import { removeAvatars } from '../avatars/index.js';
 import { purgeProject } from '../projects/index.js';
-import { removeAvatars } from './avatar.js';
 import { deleteGroupRows, projectIdsIn, subtreeOf } from './store.js';
 
 export type DeleteGroupQuery = QueryParams<'deleteGroup'>;
@@ -38,5 +38,5 @@ export async function removeGroupTree(context: ServerContext, groupId: number): 
   const groupIds = await subtreeOf(db, groupId);
   for (const projectId of await projectIdsIn(db, groupIds)) await purgeProject(context, projectId);
   await deleteGroupRows(db, groupIds);
-  await removeAvatars(context, groupIds);
+  await removeAvatars(context, 'group', groupIds);
 }

@@ -1,6 +1,6 @@
 // Group rows as the spec's Group and GroupDetails bodies, with the settings the group stores (migration 029).
 import type { Schemas } from '../../core/http/types.js';
-import { avatarUrl } from './avatar.js';
+import { avatarUrl } from '../avatars/index.js';
 import type { GroupRecord } from './store.js';
 
 export type Group = Schemas['Group'];
@@ -36,7 +36,7 @@ export function presentGroup(row: GroupRecord, extras: GroupExtras, origin: stri
     mentions_disabled: flagOrNull(row.mentions_disabled),
     lfs_enabled: row.lfs_enabled === 1,
     default_branch_protection: row.default_branch_protection,
-    avatar_url: row.avatar ? `${origin}${avatarUrl(row.id, row.avatar)}` : null,
+    avatar_url: row.avatar ? `${origin}${avatarUrl('group', row.id, row.avatar)}` : null,
     web_url: `${origin}/groups/${row.full_path}`,
     request_access_enabled: row.request_access_enabled === 1,
     full_name: extras.fullName,

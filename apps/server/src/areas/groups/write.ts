@@ -12,7 +12,7 @@ import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
-import { avatarRefusal, removeAvatars, storeAvatar, type UploadedImage } from './avatar.js';
+import { avatarChange, removeAvatars, storeAvatar, type UploadedImage } from '../avatars/index.js';
 import {
   type GroupChanges,
   insertGroupWithOwner,
@@ -103,26 +103,6 @@ function settingColumns(body: Settings): GroupChanges {
   return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
 }
 
-/**
- * `avatar`: a file part; an empty value (a group's update only) removes the avatar; other text is a 400
- * (GitLab's `avatar is invalid`).
- */
-function checkedAvatar(
-  body: { avatar?: unknown },
-  file: UploadedImage | undefined,
-  errors: FieldErrors,
-  emptyRemoves = false,
-): UploadedImage | 'remove' | undefined {
-  if (file === undefined) {
-    if (body.avatar === undefined) return undefined;
-    if (emptyRemoves && body.avatar === '') return 'remove';
-    throw new ApiError(400, { error: 'avatar is invalid' });
-  }
-  const refusal = avatarRefusal(file);
-  if (refusal) errors.avatar = [refusal];
-  return file;
-}
-
 /** Where the group may not go on visibility: above its parent. */
 function parentVisibilityError(visibility: string, parent: { visibility: string } | undefined): string[] {
   if (!parent || (VISIBILITY_RANK[visibility] ?? 0) <= (VISIBILITY_RANK[parent.visibility] ?? 0)) return [];
@@ -155,7 +135,7 @@ export async function createGroup(
   }
 
   const errors: FieldErrors = {};
-  const avatar = checkedAvatar(body as { avatar?: unknown }, avatarFile, errors);
+  const avatar = avatarChange((body as { avatar?: unknown }).avatar, avatarFile, errors, false);
   const file = avatar === 'remove' ? undefined : avatar;
   const parentId = parent?.id ?? null;
   if (parentId === null && RESERVED_TOP_LEVEL.has(body.path.toLowerCase()))
@@ -182,7 +162,7 @@ export async function createGroup(
     },
     user.id,
   );
-  if (file) await updateGroupRow(db, id, { avatar: await storeAvatar(context, id, file) });
+  if (file) await updateGroupRow(db, id, { avatar: await storeAvatar(context, 'group', id, file) });
   return id;
 }
 
@@ -198,7 +178,7 @@ export async function editGroup(
   const { group } = await resolveGroupForSignedIn(db, caller, idOrPath, 'api', AccessLevel.OWNER);
   const given: EditGroupBody = body ?? {};
   const errors: FieldErrors = {};
-  const avatar = checkedAvatar(given as { avatar?: unknown }, avatarFile, errors, true);
+  const avatar = avatarChange((given as { avatar?: unknown }).avatar, avatarFile, errors, true);
   const changes = settingColumns(given);
   if (given.name !== undefined) changes.name = given.name;
   let fullPaths: { from: string; to: string } | undefined;
@@ -217,8 +197,8 @@ export async function editGroup(
   if (Object.keys(errors).length > 0) throw updateFailure(errors);
   if (avatar === 'remove') {
     changes.avatar = null;
-    await removeAvatars(context, [group.id]);
-  } else if (avatar) changes.avatar = await storeAvatar(context, group.id, avatar);
+    await removeAvatars(context, 'group', [group.id]);
+  } else if (avatar) changes.avatar = await storeAvatar(context, 'group', group.id, avatar);
   await updateGroupRow(db, group.id, changes, fullPaths);
   return group.id;
 }

@@ -19,6 +19,7 @@ export {
   type UserBasic,
 } from './present.js';
 export {
+  activeUsers,
   type IssuableRole,
   type IssuableType,
   type IssuableUser,
@@ -31,3 +32,4 @@ export {
   usersById,
   usersOf,
 } from './store.js';
+export { assignableUsers, requestedAssignees, updatedLabels } from './writes.js';

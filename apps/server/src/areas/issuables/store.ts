@@ -2,10 +2,10 @@
 // names and attached users (rows of issuable_labels and issuable_users), and the conditions of their lists'
 // filters by labels, users and text.
 
-import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, expressionBuilder, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
-import type { Database } from '../../core/store/tables.js';
+import type { Database, UsersTable } from '../../core/store/tables.js';
 import type { LabelFilter } from './parameters.js';
 
 export type IssuableType = 'Issue' | 'MergeRequest';
@@ -172,4 +172,16 @@ export function searchCondition(term: string): Expression<SqlBool> {
     containsIgnoringCase(sql.ref<string>('i.title'), term),
     containsIgnoringCase(sql<string>`coalesce(i.description, '')`, term),
   ]);
+}
+
+/** The users among `userIds` that exist and are active, in the order given (the candidates to assign). */
+export async function activeUsers(db: Db, userIds: readonly number[]): Promise<Selectable<UsersTable>[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...userIds])
+    .where('state', '=', 'active')
+    .execute();
+  return userIds.flatMap((id) => rows.filter((row) => row.id === id));
 }

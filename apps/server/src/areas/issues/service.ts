@@ -7,14 +7,12 @@
 
 import {
   AccessLevel,
-  canSee,
   type ProjectAccess,
   type ProjectRow,
-  projectAccessLevel,
   projectFullPath,
   resolveProject,
 } from '../../core/access/access.js';
-import { type Caller, requireScope, requireUser, toCallerUser } from '../../core/access/caller.js';
+import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
@@ -22,11 +20,18 @@ import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { multipleIssueAssignees } from '../features/index.js';
-import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from '../issuables/index.js';
+import {
+  assignableUsers,
+  labelNames,
+  replaceLabels,
+  replaceUsers,
+  requestedAssignees,
+  updatedLabels,
+  usersOf,
+} from '../issuables/index.js';
 import { issueStateChanged } from './events.js';
 import { type Issue, presentIssues } from './present.js';
 import {
-  activeUsers,
   type ConfidentialScope,
   findIssue,
   type IssueChanges,
@@ -184,33 +189,6 @@ function checkTitle(title: string): string {
   return title;
 }
 
-/**
- * The users an issue may be assigned to, from the IDs given: existing active users who can see the project
- * (others are dropped, as GitLab drops them), without repeats; `0` assigns no one. The free tier keeps the
- * first only (several assignees are a higher-tier feature).
- */
-async function assignableUsers(
-  context: ServerContext,
-  project: ProjectRow,
-  ids: readonly number[],
-): Promise<number[]> {
-  const wanted = [...new Set(ids.filter((id) => id > 0 && Number.isSafeInteger(id)))];
-  const assignable: number[] = [];
-  for (const row of await activeUsers(context.db, wanted)) {
-    const user: Caller = { user: toCallerUser(row), scopes: [] };
-    const level = await projectAccessLevel(context.db, user, project);
-    if (canSee(user, project.visibility, level)) assignable.push(row.id);
-  }
-  return multipleIssueAssignees(context) ? assignable : assignable.slice(0, 1);
-}
-
-/** The assignee IDs a request gives (`assignee_ids` wins over the deprecated `assignee_id`), if any. */
-function requestedAssignees(body: { assignee_ids?: number[]; assignee_id?: number }): number[] | undefined {
-  if (body.assignee_ids !== undefined) return body.assignee_ids;
-  if (body.assignee_id !== undefined) return [body.assignee_id];
-  return undefined;
-}
-
 /** A date-time parameter as stored (ISO, UTC); one the schema lets through but no Date holds is a 400. */
 function timestamp(name: string, value: string): string {
   const time = Date.parse(value);
@@ -249,7 +227,9 @@ export async function createProjectIssue(
   const setsMetadata = access.accessLevel >= AccessLevel.REPORTER;
   const labels = setsMetadata && body.labels !== undefined ? labelNames('labels', body.labels) : [];
   const wantedAssignees = setsMetadata ? requestedAssignees(body) : undefined;
-  const assignees = wantedAssignees ? await assignableUsers(context, access.project, wantedAssignees) : [];
+  const assignees = wantedAssignees
+    ? await assignableUsers(context.db, access.project, wantedAssignees, multipleIssueAssignees(context))
+    : [];
   const createdAt =
     body.created_at !== undefined && maySetTimestamps(caller, access)
       ? timestamp('created_at', body.created_at)
@@ -280,28 +260,6 @@ export async function createProjectIssue(
     return issue;
   });
   return presentOne(context, caller, access, row, origin);
-}
-
-/** The labels after an update: `labels` replaces them, then `add_labels` and `remove_labels` apply. */
-async function updatedLabels(
-  context: ServerContext,
-  row: IssueRow,
-  body: UpdateIssueRequest,
-): Promise<string[] | undefined> {
-  if (body.labels === undefined && body.add_labels === undefined && body.remove_labels === undefined)
-    return undefined;
-  let labels =
-    body.labels !== undefined
-      ? labelNames('labels', body.labels)
-      : ((await labelsOf(context.db, 'Issue', [row.id])).get(row.id) ?? []);
-  if (body.add_labels !== undefined)
-    for (const name of labelNames('add_labels', body.add_labels))
-      if (!labels.includes(name)) labels.push(name);
-  if (body.remove_labels !== undefined) {
-    const removed = labelNames('remove_labels', body.remove_labels);
-    labels = labels.filter((name) => !removed.includes(name));
-  }
-  return labels;
 }
 
 /** The state columns after `state_event` (none when the issue is already in the state asked for). */
@@ -345,10 +303,10 @@ export async function updateProjectIssue(
     changes.due_date = given.due_date === '' ? null : given.due_date;
   if (given.updated_at !== undefined && maySetTimestamps(caller, access))
     changes.updated_at = timestamp('updated_at', given.updated_at);
-  const labels = setsMetadata ? await updatedLabels(context, row, given) : undefined;
+  const labels = setsMetadata ? await updatedLabels(context.db, 'Issue', row.id, given) : undefined;
   const wantedAssignees = setsMetadata ? requestedAssignees(given) : undefined;
   const assignees = wantedAssignees
-    ? await assignableUsers(context, access.project, wantedAssignees)
+    ? await assignableUsers(context.db, access.project, wantedAssignees, multipleIssueAssignees(context))
     : undefined;
 
   const updated = await context.db.transaction().execute(async (trx) => {

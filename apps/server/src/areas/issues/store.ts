@@ -4,7 +4,7 @@
 import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { IssuesTable, UsersTable } from '../../core/store/tables.js';
+import type { IssuesTable } from '../../core/store/tables.js';
 import { type LabelFilter, labelCondition, searchCondition, userCondition } from '../issuables/index.js';
 
 export type IssueRow = Selectable<IssuesTable>;
@@ -181,18 +181,6 @@ export async function updateIssue(db: Db, issueId: number, changes: IssueChanges
     .where('id', '=', issueId)
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-/** The users among `userIds` that exist and are active, in the order given (the candidates to assign). */
-export async function activeUsers(db: Db, userIds: readonly number[]): Promise<Selectable<UsersTable>[]> {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
-    .selectAll()
-    .where('id', 'in', [...userIds])
-    .where('state', '=', 'active')
-    .execute();
-  return userIds.flatMap((id) => rows.filter((row) => row.id === id));
 }
 
 /* Fixtures ---------------------------------------------------------------------------------------- */

@@ -1,19 +1,10 @@
-// The to-dos an issue write makes (GitLab's TodoService#new_issue and #update_issue): new assignees get an
-// `assigned` to-do, users newly @-mentioned in the description a `mentioned` (or `directly_addressed`)
-// one, if they may read the issue; a user who closes an issue has their pending to-dos on it done.
-// Runs in the write's transaction, so the issue and its to-dos are written together. Issues are also
-// registered as to-do targets, so the caller's to-do list shows to-dos about issues.
+// The to-dos an issue write makes (issuables/todos.ts: GitLab's TodoService#new_issue and #update_issue), in
+// the write's transaction. Issues are also registered as to-do targets, so the caller's to-do list shows
+// to-dos about issues.
 import type { ProjectRow } from '../../core/access/access.js';
 import type { Db } from '../../core/store/database.js';
-import {
-  createMentionTodos,
-  createTodo,
-  markTargetTodosDone,
-  mentionedUserIds,
-  type PresentedTarget,
-  registerTodoTarget,
-  userMayReadProjectTarget,
-} from '../todos/index.js';
+import { makeIssuableTodos } from '../issuables/todos.js';
+import { type PresentedTarget, registerTodoTarget } from '../todos/index.js';
 import { presentIssuesById } from './present.js';
 import type { IssueRow } from './store.js';
 
@@ -33,29 +24,14 @@ export interface IssueWrite {
 }
 
 export async function makeIssueTodos(trx: Db, write: IssueWrite): Promise<void> {
-  const { issue, project, authorId } = write;
-  const target = { type: 'Issue', id: issue.id };
-  const todo = { authorId, target, projectId: project.id, body: issue.title };
-  for (const userId of write.assigneesAfter)
-    if (!write.assigneesBefore.includes(userId))
-      await createTodo(trx, { ...todo, userId, action: 'assigned' });
-
-  if (issue.description !== write.descriptionBefore) {
-    const readable = {
-      project,
-      confidential: issue.confidential === 1,
-      participantIds: [issue.author_id, ...write.assigneesAfter],
-    };
-    await createMentionTodos(
-      trx,
-      issue.description,
-      todo,
-      (userId) => userMayReadProjectTarget(trx, userId, readable),
-      await mentionedUserIds(trx, write.descriptionBefore),
-    );
-  }
-
-  if (write.closed) await markTargetTodosDone(trx, authorId, target);
+  const { issue, closed, ...rest } = write;
+  await makeIssuableTodos(trx, {
+    ...rest,
+    type: 'Issue',
+    issuable: issue,
+    confidential: issue.confidential === 1,
+    resolved: closed,
+  });
 }
 
 // The to-do list shows an issue as the issue list shows it (GitLab's Todo entity embeds the target's entity).

@@ -1,6 +1,8 @@
 // Project merge requests (GitLab v4): list, read, create, update and merge them.
 import type { Area } from '../../core/area.js';
+import { registerAutoMerge } from './autoMerge.js';
 import { mergeRequestsFixtures } from './fixtures.js';
+import { registerMergeRequestRefresh } from './refresh.js';
 import { mergeRequestsHandlers } from './routes.js';
 // Registers merge requests as to-do targets (the to-do list presents them); writes make their to-dos there.
 import './todo.js';
@@ -8,6 +10,11 @@ import './todo.js';
 export const mergeRequestsArea: Area = {
   name: 'mergeRequests',
   handlers: mergeRequestsHandlers,
+  // The refresh runs in the request that moved a branch; automatic merges run as jobs.
+  registerJobs: (context) => {
+    registerMergeRequestRefresh(context);
+    registerAutoMerge(context);
+  },
   fixtures: mergeRequestsFixtures,
 };
 export {

@@ -7,7 +7,9 @@
 // 405 (not mergeable in its state), 406 (conflicts, or no fast-forward where the method needs one), 409
 // (`sha` is not the source's head). Two merges of one merge request at once: the state moves from `opened`
 // to `locked` by compare-and-swap in the database, so one merges and the other finds it locked (405), as
-// GitLab's merge lock answers.
+// GitLab's merge lock answers. A lock left by a merge that died is released by the next attempt and at
+// start (locks.ts). The pipeline rules decide between merging now, setting the
+// merge for when the head pipeline succeeds (autoMerge.ts merges it then) and 405.
 
 import type { ProjectAccess } from '../../core/access/access.js';
 import { projectFullPath } from '../../core/access/access.js';
@@ -26,11 +28,20 @@ import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { releaseStaleLock } from './locks.js';
+import { diffColumns, mergeMethodOf } from './mergeability.js';
 import { isDraftTitle, type MergeRequest } from './present.js';
 import { mayMergeInto, presentFullMergeRequest } from './service.js';
-import { lockForMerge, type MergeRequestRow, unlockAfterFailedMerge, updateMergeRequest } from './store.js';
+import {
+  headPipelineOf,
+  lockForMerge,
+  type MergeRequestRow,
+  unlockAfterFailedMerge,
+  updateMergeRequest,
+  updateMergeRequestIn,
+} from './store.js';
 import { makeMergeRequestTodos } from './todo.js';
-import { mergeMethodOf, mergeRequestForWrite } from './writes.js';
+import { mergeRequestForWrite } from './writes.js';
 
 type MergeRequestBody = RequestBody<'mergeProjectMergeRequest'>;
 
@@ -53,6 +64,18 @@ export function defaultMergeCommitMessage(row: MergeRequestRow, fullPath: string
   ].join('\n\n');
 }
 
+/** How to merge: the API's parameters, or those an automatic merge kept (GitLab's merge_params). */
+export interface MergeParams {
+  sha?: string | null;
+  squash?: boolean | null;
+  should_remove_source_branch?: boolean | null;
+  merge_commit_message?: string | null;
+  squash_commit_message?: string | null;
+}
+
+/** The statuses of a pipeline still going (GitLab's Ci::Pipeline#active?). */
+const ACTIVE_PIPELINE = ['created', 'pending', 'running'];
+
 export async function mergeProjectMergeRequest(
   context: ServerContext,
   caller: Caller,
@@ -64,40 +87,141 @@ export async function mergeProjectMergeRequest(
   const user = requireUser(caller);
   requireScope(caller, 'api');
   const given = body ?? {};
-  const { access, row } = await mergeRequestForWrite(context, caller, idOrPath, iid);
-  if (!(await mayMergeInto(context, caller, access, row.target_branch))) throw unauthorized();
+  const found = await mergeRequestForWrite(context, caller, idOrPath, iid);
+  const { access } = found;
+  if (!(await mayMergeInto(context, caller, access, found.row.target_branch))) throw unauthorized();
+  const row = await releaseStaleLock(context, access.project, found.row);
   const repo = repositoryOf(context, access.project);
   const source = row.state === 'opened' ? await repo.getBranch(row.source_branch) : null;
   if (row.state !== 'opened' || isDraftTitle(row.title) || !source) throw notAllowed();
   const sourceHead = source.commit.id;
-  const method = mergeMethodOf(access.project);
 
-  if (!(await lockForMerge(context.db, row.id))) throw notAllowed();
+  // The pipeline rules of lib/api/merge_requests.rb: with `merge_when_pipeline_succeeds` (or `auto_merge`)
+  // a head pipeline still going sets the automatic merge and one that succeeded merges now; without it the
+  // project's `only_allow_merge_if_pipeline_succeeds` needs a head pipeline that succeeded. Else 405.
+  const wantsAutoMerge = given.merge_when_pipeline_succeeds === true || given.auto_merge === true;
+  const pipeline = await headPipelineOf(context.db, access.project.id, row.source_branch, sourceHead);
+  const succeeded = pipeline?.status === 'success';
+  const automatically = wantsAutoMerge && pipeline !== undefined && ACTIVE_PIPELINE.includes(pipeline.status);
+  const immediately = wantsAutoMerge
+    ? succeeded
+    : access.project.only_allow_merge_if_pipeline_succeeds !== 1 || succeeded;
+  if (!automatically && !immediately) throw notAllowed();
+
+  const written = automatically
+    ? await setAutoMerge(context, access, row, user, given, sourceHead)
+    : await mergeNow(context, access, row, user, given, sourceHead);
+  return presentFullMergeRequest(context, caller, access, written, origin);
+}
+
+/** Refuses what a merge of `sourceHead` now would refuse: 405 or 406, then 409 for a stale `sha`. */
+async function checkBeforeMerge(
+  context: ServerContext,
+  access: ProjectAccess,
+  row: MergeRequestRow,
+  params: MergeParams,
+  sourceHead: string,
+): Promise<void> {
+  if (params.sha === undefined || params.sha === null || params.sha === sourceHead) return;
+  // GitLab checks mergeability (405, 406) before the SHA (409).
+  const repo = repositoryOf(context, access.project);
+  const check = await checkMerge(repo, row.target_branch, sourceHead, mergeMethodOf(access.project));
+  if (!check.ok) throw refusal(check.reason);
+  throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${sourceHead}` });
+}
+
+/**
+ * Sets the merge request to merge when its head pipeline succeeds (GitLab's AutoMerge
+ * MergeWhenPipelineSucceedsService#execute): who asked and how are kept for the merge (autoMerge.ts).
+ */
+async function setAutoMerge(
+  context: ServerContext,
+  access: ProjectAccess,
+  row: MergeRequestRow,
+  user: CallerUser,
+  params: MergeParams,
+  sourceHead: string,
+): Promise<MergeRequestRow> {
+  await checkBeforeMerge(context, access, row, params, sourceHead);
+  const check = await checkMerge(
+    repositoryOf(context, access.project),
+    row.target_branch,
+    sourceHead,
+    mergeMethodOf(access.project),
+  );
+  if (!check.ok) throw refusal(check.reason);
+  const kept: MergeParams = {
+    sha: sourceHead,
+    squash: params.squash ?? null,
+    should_remove_source_branch: params.should_remove_source_branch ?? null,
+    merge_commit_message: params.merge_commit_message ?? null,
+    squash_commit_message: params.squash_commit_message ?? null,
+  };
+  const written = await context.db.transaction().execute(async (trx) => {
+    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', {
+      merge_when_pipeline_succeeds: 1,
+      merge_user_id: user.id,
+      merge_params: JSON.stringify(kept),
+      merge_error: null,
+    });
+    if (!mergeRequest) throw notAllowed();
+    await mergeRequestWritten(context, trx, {
+      action: 'update',
+      mergeRequest,
+      before: row,
+      userId: user.id,
+      at: mergeRequest.updated_at,
+    });
+    return mergeRequest;
+  });
+  await mergeRequestEvent(context, {
+    action: 'update',
+    mergeRequest: written,
+    before: row,
+    userId: user.id,
+    at: written.updated_at,
+  });
+  return written;
+}
+
+/**
+ * Merges an open merge request now (GitLab's MergeService, PostMergeService): the lock, the git merge, the
+ * merged state with its to-dos and events, and the source branch's deletion when asked. Throws the API's
+ * refusals (405, 406, 409).
+ */
+export async function mergeNow(
+  context: ServerContext,
+  access: ProjectAccess,
+  row: MergeRequestRow,
+  user: CallerUser,
+  params: MergeParams,
+  sourceHead: string,
+): Promise<MergeRequestRow> {
+  const repo = repositoryOf(context, access.project);
+  const method = mergeMethodOf(access.project);
+  const diff = await diffColumns(context, access.project, row.target_branch, sourceHead);
+
+  if (!(await lockForMerge(context.db, row.id, user.id))) throw notAllowed();
   let merged: MergeResult;
   try {
-    if (given.sha !== undefined && given.sha !== null && given.sha !== sourceHead) {
-      // GitLab checks mergeability (405, 406) before the SHA (409).
-      const check = await checkMerge(repo, row.target_branch, sourceHead, method);
-      if (!check.ok) throw refusal(check.reason);
-      throw new ApiError(409, { message: `SHA does not match HEAD of source branch: ${sourceHead}` });
-    }
-    const squash = given.squash ?? row.squash === 1;
+    await checkBeforeMerge(context, access, row, params, sourceHead);
+    const squash = params.squash ?? row.squash === 1;
     merged = await mergeIntoBranch(repo, {
       targetBranch: row.target_branch,
       sourceCommit: sourceHead,
       method,
-      message: given.merge_commit_message ?? defaultMergeCommitMessage(row, projectFullPath(access)),
-      squashMessage: squash ? (given.squash_commit_message ?? row.title) : null,
+      message: params.merge_commit_message ?? defaultMergeCommitMessage(row, projectFullPath(access)),
+      squashMessage: squash ? (params.squash_commit_message ?? row.title) : null,
       userName: user.name,
       userEmail: user.email,
     });
     if (!merged.ok) throw refusal(merged.reason);
   } catch (error) {
-    await unlockAfterFailedMerge(context.db, row.id);
+    await unlockAfterFailedMerge(context.db, row.id, { merge_user_id: row.merge_user_id });
     throw error;
   }
 
-  const shouldRemove = given.should_remove_source_branch ?? null;
+  const shouldRemove = params.should_remove_source_branch ?? null;
   const at = nowIso();
   const mergedRow = await context.db.transaction().execute(async (trx) => {
     const mergeRequest = await updateMergeRequest(trx, row.id, {
@@ -108,7 +232,12 @@ export async function mergeProjectMergeRequest(
       squash_commit_sha: merged.squashCommit,
       squash: merged.squashCommit !== null ? 1 : row.squash,
       sha: sourceHead,
+      ...diff,
       merge_status: 'can_be_merged',
+      merge_locked_at: null,
+      merge_when_pipeline_succeeds: 0,
+      merge_params: null,
+      merge_error: null,
       should_remove_source_branch: shouldRemove === null ? null : shouldRemove ? 1 : 0,
       updated_at: at,
     });
@@ -143,7 +272,7 @@ export async function mergeProjectMergeRequest(
     userId: user.id,
     at,
   });
-  return presentFullMergeRequest(context, caller, access, mergedRow, origin);
+  return mergedRow;
 }
 
 /**

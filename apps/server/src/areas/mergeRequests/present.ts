@@ -12,7 +12,7 @@ import {
   usersById,
   usersOf,
 } from '../issuables/index.js';
-import { type MergeRequestRow, mergeRequestsById } from './store.js';
+import { type MergeRequestPipelineRow, type MergeRequestRow, mergeRequestsById } from './store.js';
 
 export type MergeRequest = Schemas['MergeRequest'];
 
@@ -49,7 +49,9 @@ export async function presentMergeRequests(
     usersById(
       db,
       rows.flatMap((row) =>
-        [row.author_id, row.merged_by_id, row.closed_by_id].filter((id): id is number => id !== null),
+        [row.author_id, row.merged_by_id, row.closed_by_id, row.merge_user_id].filter(
+          (id): id is number => id !== null,
+        ),
       ),
     ),
   ]);
@@ -66,6 +68,9 @@ export async function presentMergeRequests(
     const rowAssignees = presentAll(assignees.get(row.id));
     const draft = isDraftTitle(row.title);
     const mergedBy = row.state === 'merged' ? userOrNull(row.merged_by_id) : null;
+    // Who merged it, or who set it to merge when the pipeline succeeds (GitLab's merge_user).
+    const mergeUser =
+      mergedBy ?? (row.merge_when_pipeline_succeeds === 1 ? userOrNull(row.merge_user_id) : null);
     return {
       id: row.id,
       iid: row.iid,
@@ -76,7 +81,7 @@ export async function presentMergeRequests(
       created_at: row.created_at,
       updated_at: row.updated_at,
       merged_by: mergedBy,
-      merge_user: mergedBy,
+      merge_user: mergeUser,
       merged_at: row.state === 'merged' ? row.merged_at : null,
       closed_by: row.state === 'closed' ? userOrNull(row.closed_by_id) : null,
       closed_at: row.state === 'closed' ? row.closed_at : null,
@@ -139,20 +144,52 @@ export interface MergeRequestDetails {
   subscribed: boolean;
   canMerge: boolean;
   firstContribution: boolean;
+  /** The newest pipeline of the source branch for `sha` (GitLab's head pipeline), if any. */
+  headPipeline: MergeRequestPipelineRow | undefined;
+  /** Where the project's pages are: `<origin>/<full path>`. */
+  projectUrl: string;
 }
 
-export function withDetails(basic: MergeRequest, details: MergeRequestDetails): MergeRequest {
+type PipelineBasic = Schemas['PipelineListItem'];
+
+function presentPipeline(row: MergeRequestPipelineRow, projectUrl: string): PipelineBasic {
+  return {
+    id: row.id,
+    iid: row.iid,
+    project_id: row.project_id,
+    source: row.source,
+    status: row.status as PipelineBasic['status'],
+    ref: row.ref,
+    sha: row.sha,
+    web_url: `${projectUrl}/-/pipelines/${row.id}`,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** GitLab's diff_refs: the diff's base, head and start SHAs, null before its diff is made. */
+function diffRefs(row: MergeRequestRow): MergeRequest['diff_refs'] {
+  if (row.diff_start_sha === null) return null;
+  return { base_sha: row.diff_base_sha, head_sha: row.sha, start_sha: row.diff_start_sha };
+}
+
+export function withDetails(
+  basic: MergeRequest,
+  row: MergeRequestRow,
+  details: MergeRequestDetails,
+): MergeRequest {
   return {
     ...basic,
     subscribed: details.subscribed,
-    changes_count: null,
+    // A string, as GitLab's entity gives it (it may say "1000+").
+    changes_count: row.changes_count === null ? null : String(row.changes_count),
     latest_build_started_at: null,
     latest_build_finished_at: null,
     first_deployed_to_production_at: null,
-    pipeline: null,
-    head_pipeline: null,
-    diff_refs: null,
-    merge_error: null,
+    pipeline: details.headPipeline ? presentPipeline(details.headPipeline, details.projectUrl) : null,
+    head_pipeline: details.headPipeline ? presentPipeline(details.headPipeline, details.projectUrl) : null,
+    diff_refs: diffRefs(row),
+    merge_error: row.merge_error,
     first_contribution: details.firstContribution,
     user: { can_merge: details.canMerge },
   };

@@ -15,10 +15,13 @@ import type { ServerContext } from '../../core/context.js';
 import { forbidden, notFound } from '../../core/http/errors.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
+import { releaseStaleLock } from './locks.js';
+import { recheckMergeRequest } from './mergeability.js';
 import { type MergeRequest, presentMergeRequests, withDetails } from './present.js';
 import {
   findMergeRequest,
   hasEarlierMergeRequest,
+  headPipelineOf,
   listMergeRequests,
   type MergeRequestFilters,
   type MergeRequestOrder,
@@ -95,7 +98,9 @@ export async function getProjectMergeRequest(
     ? await findMergeRequest(context.db, access.project.id, iid)
     : undefined;
   if (!row) throw notFound('Merge Request');
-  return presentFullMergeRequest(context, caller, access, row, origin);
+  const released = await releaseStaleLock(context, access.project, row);
+  const checked = await recheckMergeRequest(context, access.project, released);
+  return presentFullMergeRequest(context, caller, access, checked, origin);
 }
 
 /** A merge request as single reads and writes answer it: every field, those about the caller too. */
@@ -115,10 +120,15 @@ export async function presentFullMergeRequest(
     (basic.author.id === userId ||
       basic.assignees.some((user) => user.id === userId) ||
       basic.reviewers.some((user) => user.id === userId));
-  return withDetails(basic, {
+  return withDetails(basic, row, {
     subscribed,
     canMerge: await canMerge(context, caller, access, row),
     firstContribution: !(await hasEarlierMergeRequest(context.db, row)),
+    headPipeline:
+      row.sha === null
+        ? undefined
+        : await headPipelineOf(context.db, access.project.id, row.source_branch, row.sha),
+    projectUrl: `${origin}/${projectFullPath(access)}`,
   });
 }
 

@@ -3,7 +3,7 @@
 import type { Expression, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { MergeRequestsTable, UsersTable } from '../../core/store/tables.js';
+import type { MergeRequestsTable } from '../../core/store/tables.js';
 import { type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
@@ -127,6 +127,8 @@ export interface NewMergeRequest {
   targetBranch: string;
   sha: string;
   mergeStatus: 'can_be_merged' | 'cannot_be_merged';
+  /** The diff against the target as it was made. */
+  diff: Pick<MergeRequestChanges, 'diff_base_sha' | 'diff_start_sha' | 'changes_count'>;
   squash: boolean;
   forceRemoveSourceBranch: boolean;
 }
@@ -148,6 +150,7 @@ export function insertMergeRequest(db: Db, mergeRequest: NewMergeRequest): Promi
       sha: mergeRequest.sha,
       merge_commit_sha: null,
       merge_status: mergeRequest.mergeStatus,
+      ...mergeRequest.diff,
       merged_by_id: null,
       merged_at: null,
       closed_by_id: null,
@@ -180,39 +183,126 @@ export function updateMergeRequest(
 }
 
 /**
- * Moves an open merge request to `locked` (GitLab's state while it merges) if it is still open: the
- * compare-and-swap that lets exactly one of several merges of it go on. Undefined when it was not open.
+ * Moves an open merge request to `locked` (GitLab's state while it merges) if it is still open, noting when
+ * and by whom: the compare-and-swap that lets exactly one of several merges of it go on. Undefined when it
+ * was not open.
  */
-export function lockForMerge(db: Db, id: number): Promise<MergeRequestRow | undefined> {
+export function lockForMerge(db: Db, id: number, userId: number): Promise<MergeRequestRow | undefined> {
   return db
     .updateTable('merge_requests')
-    .set({ state: 'locked' })
+    .set({ state: 'locked', merge_locked_at: nowIso(), merge_user_id: userId })
     .where('id', '=', id)
     .where('state', '=', 'opened')
     .returningAll()
     .executeTakeFirst();
 }
 
-/** Back to `opened` after a merge that did not happen. */
-export async function unlockAfterFailedMerge(db: Db, id: number): Promise<void> {
+/** Back to `opened` after a merge that did not happen, with the merge user it had before the lock. */
+export async function unlockAfterFailedMerge(
+  db: Db,
+  id: number,
+  changes: Pick<MergeRequestChanges, 'merge_user_id' | 'merge_error'>,
+): Promise<void> {
   await db
     .updateTable('merge_requests')
-    .set({ state: 'opened' })
+    .set({ state: 'opened', merge_locked_at: null, ...changes })
     .where('id', '=', id)
     .where('state', '=', 'locked')
     .execute();
 }
 
-/** The active users among these IDs, in the order given (those who may be assigned). */
-export async function activeUsers(db: Db, userIds: readonly number[]): Promise<Selectable<UsersTable>[]> {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
+/** A pipeline as a merge request shows it (GitLab's PipelineBasic). */
+export interface MergeRequestPipelineRow {
+  id: number;
+  iid: number;
+  project_id: number;
+  source: string;
+  status: string;
+  ref: string;
+  sha: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The newest pipeline of the branch for this commit (GitLab's head pipeline), if any. */
+export function headPipelineOf(
+  db: Db,
+  projectId: number,
+  branch: string,
+  sha: string,
+): Promise<MergeRequestPipelineRow | undefined> {
+  return db
+    .selectFrom('pipelines')
+    .select(['id', 'iid', 'project_id', 'source', 'status', 'ref', 'sha', 'created_at', 'updated_at'])
+    .where('project_id', '=', projectId)
+    .where('ref', '=', branch)
+    .where('sha', '=', sha)
+    .where('tag', '=', 0)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The pipeline with this ID, if any. */
+export function pipelineById(db: Db, id: number): Promise<MergeRequestPipelineRow | undefined> {
+  return db
+    .selectFrom('pipelines')
+    .select(['id', 'iid', 'project_id', 'source', 'status', 'ref', 'sha', 'created_at', 'updated_at'])
+    .where('id', '=', id)
+    .where('tag', '=', 0)
+    .executeTakeFirst();
+}
+
+/** The open merge requests set to merge when the pipeline of `sha` on their source branch succeeds. */
+export function autoMergeCandidates(
+  db: Db,
+  projectId: number,
+  sourceBranch: string,
+  sha: string,
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
     .selectAll()
-    .where('id', 'in', [...userIds])
-    .where('state', '=', 'active')
+    .where('project_id', '=', projectId)
+    .where('merge_when_pipeline_succeeds', '=', 1)
+    .where('state', '=', 'opened')
+    .where('source_branch', '=', sourceBranch)
+    .where('sha', '=', sha)
+    .orderBy('id')
     .execute();
-  return userIds.flatMap((id) => rows.filter((row) => row.id === id));
+}
+
+/** The open merge requests of the project from (`source`) or into (`target`) the branch. */
+export function openMergeRequestsOfBranch(
+  db: Db,
+  projectId: number,
+  branch: string,
+  side: 'source' | 'target',
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where(side === 'source' ? 'source_branch' : 'target_branch', '=', branch)
+    .where('state', '=', 'opened')
+    .orderBy('id')
+    .execute();
+}
+
+/** Writes the changes only if the merge request is still in `state` (a refresh racing a merge or a close). */
+export function updateMergeRequestIn(
+  db: Db,
+  id: number,
+  state: string,
+  changes: MergeRequestChanges,
+): Promise<MergeRequestRow | undefined> {
+  return db
+    .updateTable('merge_requests')
+    .set({ updated_at: nowIso(), ...changes })
+    .where('id', '=', id)
+    .where('state', '=', state)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /* Fixtures ---------------------------------------------------------------------------------------- */

@@ -1,20 +1,11 @@
-// Merge requests and to-dos. The to-dos a merge request write makes (GitLab's TodoService#new_merge_request,
-// #reassigned_assignable, #update_merge_request, #close_merge_request and #merge_merge_request): new
-// assignees get an `assigned` to-do, users newly @-mentioned in the description a `mentioned` (or
-// `directly_addressed`) one if they may read it; the user who closes or merges it has their pending to-dos
-// on it done. Runs in the write's transaction. Merge requests are also registered as to-do targets: the
-// to-do list shows a merge request as the merge request list shows it (GitLab's Todo entity embeds it).
+// Merge requests and to-dos. The to-dos a merge request write makes (issuables/todos.ts: GitLab's
+// TodoService#new_merge_request, #reassigned_assignable, #update_merge_request, #close_merge_request and
+// #merge_merge_request), in the write's transaction. Merge requests are also registered as to-do targets:
+// the to-do list shows a merge request as the merge request list shows it (GitLab's Todo entity embeds it).
 import type { ProjectRow } from '../../core/access/access.js';
 import type { Db } from '../../core/store/database.js';
-import {
-  createMentionTodos,
-  createTodo,
-  markTargetTodosDone,
-  mentionedUserIds,
-  type PresentedTarget,
-  registerTodoTarget,
-  userMayReadProjectTarget,
-} from '../todos/index.js';
+import { makeIssuableTodos } from '../issuables/todos.js';
+import { type PresentedTarget, registerTodoTarget } from '../todos/index.js';
 import { presentMergeRequestsById } from './present.js';
 import type { MergeRequestRow } from './store.js';
 
@@ -33,23 +24,13 @@ export interface MergeRequestTodoWrite {
 }
 
 export async function makeMergeRequestTodos(trx: Db, write: MergeRequestTodoWrite): Promise<void> {
-  const { mergeRequest, project, authorId } = write;
-  const target = { type: 'MergeRequest', id: mergeRequest.id };
-  const todo = { authorId, target, projectId: project.id, body: mergeRequest.title };
-  for (const userId of write.assigneesAfter)
-    if (!write.assigneesBefore.includes(userId))
-      await createTodo(trx, { ...todo, userId, action: 'assigned' });
-
-  if (mergeRequest.description !== write.descriptionBefore)
-    await createMentionTodos(
-      trx,
-      mergeRequest.description,
-      todo,
-      (userId) => userMayReadProjectTarget(trx, userId, { project }),
-      await mentionedUserIds(trx, write.descriptionBefore),
-    );
-
-  if (write.resolved) await markTargetTodosDone(trx, authorId, target);
+  const { mergeRequest, ...rest } = write;
+  await makeIssuableTodos(trx, {
+    ...rest,
+    type: 'MergeRequest',
+    issuable: mergeRequest,
+    confidential: false,
+  });
 }
 
 registerTodoTarget('MergeRequest', async (context, ids, origin) => {

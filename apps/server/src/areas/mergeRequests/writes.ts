@@ -7,27 +7,32 @@
 
 import {
   AccessLevel,
-  canSee,
   type ProjectAccess,
   type ProjectRow,
-  projectAccessLevel,
   resolveProject,
 } from '../../core/access/access.js';
-import { type Caller, requireScope, requireUser, toCallerUser } from '../../core/access/caller.js';
+import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
-import { checkMerge, type MergeMethod } from '../../core/git/merges.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
 import { multipleMergeRequestAssignees } from '../features/index.js';
-import { labelNames, labelsOf, replaceLabels, replaceUsers, usersOf } from '../issuables/index.js';
+import {
+  assignableUsers,
+  labelNames,
+  replaceLabels,
+  replaceUsers,
+  requestedAssignees,
+  updatedLabels,
+  usersOf,
+} from '../issuables/index.js';
 import { nextInternalId } from '../issues/index.js';
 import { type MergeRequestAction, mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { diffColumns, mergeStatusOf } from './mergeability.js';
 import type { MergeRequest } from './present.js';
 import { presentFullMergeRequest } from './service.js';
 import {
-  activeUsers,
   findMergeRequest,
   findOpenDuplicate,
   insertMergeRequest,
@@ -71,12 +76,6 @@ function checkTitle(title: string): string {
   return title;
 }
 
-/** The project's merge method as stored (`merge` for anything unknown). */
-export function mergeMethodOf(project: ProjectRow): MergeMethod {
-  const method = project.merge_method;
-  return method === 'ff' || method === 'rebase_merge' ? method : 'merge';
-}
-
 /** Whether the caller may read the project's merge requests (else 404 for a write, as GitLab finds them). */
 function readsMergeRequests(access: ProjectAccess): boolean {
   return (
@@ -106,52 +105,6 @@ async function branchHead(context: ServerContext, project: ProjectRow, kind: str
   const branch = await repositoryOf(context, project).getBranch(name);
   if (!branch) throw new ApiError(400, { message: [`${kind} branch "${name}" does not exist`] });
   return branch.commit.id;
-}
-
-/** `can_be_merged` or `cannot_be_merged` (conflicts, or no fast-forward where the method needs one). */
-async function mergeStatusOf(
-  context: ServerContext,
-  project: ProjectRow,
-  targetBranch: string,
-  sourceCommit: string,
-): Promise<'can_be_merged' | 'cannot_be_merged'> {
-  const check = await checkMerge(
-    repositoryOf(context, project),
-    targetBranch,
-    sourceCommit,
-    mergeMethodOf(project),
-  );
-  return check.ok || check.reason === 'nothing_to_merge' ? 'can_be_merged' : 'cannot_be_merged';
-}
-
-/**
- * The users a merge request may be assigned to, from the IDs given: existing active users who can see the
- * project (others are dropped, as GitLab drops them), without repeats; `0` assigns no one. The free tier
- * keeps the first only.
- */
-async function assignableUsers(
-  context: ServerContext,
-  project: ProjectRow,
-  ids: readonly number[],
-): Promise<number[]> {
-  const wanted = [...new Set(ids.filter((id) => id > 0 && Number.isSafeInteger(id)))];
-  const assignable: number[] = [];
-  for (const row of await activeUsers(context.db, wanted)) {
-    const user: Caller = { user: toCallerUser(row), scopes: [] };
-    const level = await projectAccessLevel(context.db, user, project);
-    if (canSee(user, project.visibility, level)) assignable.push(row.id);
-  }
-  return multipleMergeRequestAssignees(context) ? assignable : assignable.slice(0, 1);
-}
-
-/** The assignee IDs a request gives (`assignee_ids` wins over `assignee_id`), if any. */
-function requestedAssignees(body: {
-  assignee_ids?: number[] | null;
-  assignee_id?: number | null;
-}): number[] | undefined {
-  if (body.assignee_ids !== undefined && body.assignee_ids !== null) return body.assignee_ids;
-  if (body.assignee_id !== undefined && body.assignee_id !== null) return [body.assignee_id];
-  return undefined;
 }
 
 async function assigneeIdsOf(db: Db, row: MergeRequestRow): Promise<number[]> {
@@ -188,11 +141,14 @@ export async function createProjectMergeRequest(
   const title = checkTitle(body.title);
   const labels = body.labels !== undefined && body.labels !== null ? labelNames('labels', body.labels) : [];
   const wantedAssignees = requestedAssignees(body);
-  const assignees = wantedAssignees ? await assignableUsers(context, project, wantedAssignees) : [];
+  const assignees = wantedAssignees
+    ? await assignableUsers(context.db, project, wantedAssignees, multipleMergeRequestAssignees(context))
+    : [];
   if (body.source_branch === body.target_branch) throw new ApiError(409, { message: [SAME_BRANCHES] });
   const sha = await branchHead(context, project, 'Source', body.source_branch);
   await branchHead(context, project, 'Target', body.target_branch);
   const mergeStatus = await mergeStatusOf(context, project, body.target_branch, sha);
+  const diff = await diffColumns(context, project, body.target_branch, sha);
 
   const row = await context.db.transaction().execute(async (trx) => {
     const duplicate = await findOpenDuplicate(trx, project.id, body.source_branch, body.target_branch, null);
@@ -207,6 +163,7 @@ export async function createProjectMergeRequest(
       targetBranch: body.target_branch,
       sha,
       mergeStatus,
+      diff,
       squash: body.squash === true,
       forceRemoveSourceBranch: body.remove_source_branch === true,
     });
@@ -242,28 +199,6 @@ export async function createProjectMergeRequest(
 }
 
 /* Update ----------------------------------------------------------------------------------------- */
-
-/** The labels after an update: `labels` replaces them, then `add_labels` and `remove_labels` apply. */
-async function updatedLabels(
-  context: ServerContext,
-  row: MergeRequestRow,
-  body: UpdateRequest,
-): Promise<string[] | undefined> {
-  const given = (value: string | string[] | null | undefined): value is string | string[] =>
-    value !== undefined && value !== null;
-  if (!given(body.labels) && !given(body.add_labels) && !given(body.remove_labels)) return undefined;
-  let labels = given(body.labels)
-    ? labelNames('labels', body.labels)
-    : ((await labelsOf(context.db, 'MergeRequest', [row.id])).get(row.id) ?? []);
-  if (given(body.add_labels))
-    for (const name of labelNames('add_labels', body.add_labels))
-      if (!labels.includes(name)) labels.push(name);
-  if (given(body.remove_labels)) {
-    const removed = labelNames('remove_labels', body.remove_labels);
-    labels = labels.filter((name) => !removed.includes(name));
-  }
-  return labels;
-}
 
 /** Whether the caller may change it: Developers and above, its author and its assignees. */
 function mayUpdate(
@@ -333,11 +268,16 @@ export async function updateProjectMergeRequest(
   const targetBranch = changes.target_branch ?? row.target_branch;
   if (stillOpen && (changes.target_branch !== undefined || action === 'reopen')) {
     const sha = changes.sha ?? row.sha;
-    if (sha) changes.merge_status = await mergeStatusOf(context, project, targetBranch, sha);
+    if (sha) {
+      changes.merge_status = await mergeStatusOf(context, project, targetBranch, sha);
+      Object.assign(changes, await diffColumns(context, project, targetBranch, sha));
+    }
   }
-  const labels = setsMetadata ? await updatedLabels(context, row, given) : undefined;
+  const labels = setsMetadata ? await updatedLabels(context.db, 'MergeRequest', row.id, given) : undefined;
   const wantedAssignees = setsMetadata ? requestedAssignees(given) : undefined;
-  const assignees = wantedAssignees ? await assignableUsers(context, project, wantedAssignees) : undefined;
+  const assignees = wantedAssignees
+    ? await assignableUsers(context.db, project, wantedAssignees, multipleMergeRequestAssignees(context))
+    : undefined;
 
   const updated = await context.db.transaction().execute(async (trx) => {
     if (stillOpen && (changes.target_branch !== undefined || action === 'reopen')) {

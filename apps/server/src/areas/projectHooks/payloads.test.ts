@@ -17,6 +17,8 @@ const project: HookProject = {
   namespace_full_path: 'acme',
   repository_storage: 'default',
   repository_generation: 0,
+  avatar: null,
+  ci_config_path: null,
 };
 const user = { id: 3, name: 'Mona Maintainer', username: 'maintainer', avatar_url: null };
 const commit: BranchCommitInfo = {
@@ -228,7 +230,7 @@ describe('pipeline payload', () => {
     expect(payload.object_kind).toBe('pipeline');
     expect(payload.object_attributes).toEqual({
       id: 31,
-      iid: 31,
+      iid: 3,
       name: null,
       ref: 'main',
       tag: false,
@@ -255,6 +257,42 @@ describe('pipeline payload', () => {
       [4, 'build', 'success', 10, null],
     ]);
     expect(payload.builds[1]).toMatchObject({ allow_failure: true, when: 'on_success', manual: false });
+  });
+
+  it("shows the project's avatar and CI configuration path as Project#hook_attrs does", () => {
+    const payload = buildPipelinePayload({
+      baseUrl: 'http://x',
+      project: { ...project, avatar: 'logo.png', ci_config_path: 'ci/pipeline.yml' },
+      user,
+      pipeline,
+      jobs: [],
+      variables: [],
+      commit,
+      protectedRef: false,
+    });
+    expect(payload.project).toMatchObject({
+      avatar_url: 'http://x/uploads/-/system/project/avatar/7/logo.png',
+      ci_config_path: 'ci/pipeline.yml',
+    });
+  });
+
+  it("numbers the pipeline by its iid and counts its queue time as GitLab's Ci::Pipeline does", () => {
+    const attributesOf = (fields: Partial<HookPipeline>) =>
+      buildPipelinePayload({
+        baseUrl: 'http://x',
+        project,
+        user,
+        pipeline: { ...pipeline, ...fields },
+        jobs: [],
+        variables: [],
+        commit,
+        protectedRef: false,
+      }).object_attributes;
+    expect(attributesOf({ id: 900, iid: 12 })).toMatchObject({ id: 900, iid: 12 });
+    // Whole seconds; none before the start, and none when it started at once.
+    expect(attributesOf({ started_at: '2026-01-12T09:15:02.900Z' }).queued_duration).toBe(2);
+    expect(attributesOf({ started_at: null }).queued_duration).toBeNull();
+    expect(attributesOf({ started_at: '2026-01-12T09:15:00.400Z' }).queued_duration).toBeNull();
   });
 
   it('renders times as GitLab does and keeps unknown ones null', () => {

@@ -2,6 +2,7 @@
 // leave payloads "not shown"). Pure functions of what the event gathered: no database and no git here.
 import type { BranchCommitInfo } from '../../core/git/repository.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
+import { avatarUrl } from '../avatars/index.js';
 import type { HookPipeline, HookPipelineJob, HookProject, HookUser } from './store.js';
 
 /** GitLab sends at most the 20 newest commits of a push (and their total count). */
@@ -38,14 +39,14 @@ export function projectHookAttrs(baseUrl: string, project: HookProject, backward
     name: project.name,
     description: project.description,
     web_url: webUrl,
-    avatar_url: null,
+    avatar_url: project.avatar ? `${baseUrl}${avatarUrl('project', project.id, project.avatar)}` : null,
     git_ssh_url: sshUrl,
     git_http_url: httpUrl,
     namespace: project.namespace_name,
     visibility_level: VISIBILITY_LEVELS[project.visibility] ?? 0,
     path_with_namespace: fullPath,
     default_branch: project.default_branch,
-    ci_config_path: null,
+    ci_config_path: project.ci_config_path,
     ...(backward ? { homepage: webUrl, url: sshUrl, ssh_url: sshUrl, http_url: httpUrl } : {}),
   };
 }
@@ -125,6 +126,13 @@ function secondsBetween(from: string | null, to: string | null): number | null {
   return Math.max(0, (Date.parse(to) - Date.parse(from)) / 1000);
 }
 
+/** Ci::Pipeline#queued_duration: whole seconds from creation to start, null before the start or when zero. */
+function pipelineQueuedDuration(pipeline: HookPipeline): number | null {
+  const seconds = secondsBetween(pipeline.created_at, pipeline.started_at);
+  if (seconds === null || Number.isNaN(seconds)) return null;
+  return Math.trunc(seconds) || null;
+}
+
 export interface PipelineEvent {
   baseUrl: string;
   project: HookProject;
@@ -150,7 +158,7 @@ export function buildPipelinePayload(event: PipelineEvent) {
     object_kind: 'pipeline',
     object_attributes: {
       id: pipeline.id,
-      iid: pipeline.id,
+      iid: pipeline.iid,
       name: null,
       ref: pipeline.ref,
       tag: pipeline.tag === 1,
@@ -163,7 +171,7 @@ export function buildPipelinePayload(event: PipelineEvent) {
       created_at: hookTime(pipeline.created_at),
       finished_at: hookTime(pipeline.finished_at),
       duration: pipeline.duration,
-      queued_duration: secondsBetween(pipeline.created_at, pipeline.started_at),
+      queued_duration: pipelineQueuedDuration(pipeline),
       protected_ref: event.protectedRef,
       variables: event.variables.map(({ key, value }) => ({ key, value })),
       url: `${projectUrl(baseUrl, project)}/-/pipelines/${pipeline.id}`,

@@ -123,6 +123,9 @@ export interface HookProject {
   namespace_full_path: string;
   repository_storage: string;
   repository_generation: number;
+  /** The avatar's file name, or null. */
+  avatar: string | null;
+  ci_config_path: string | null;
 }
 
 export function findHookProject(db: Db, projectId: number): Promise<HookProject | undefined> {
@@ -140,6 +143,8 @@ export function findHookProject(db: Db, projectId: number): Promise<HookProject 
       'g.full_path as namespace_full_path',
       'p.repository_storage',
       'p.repository_generation',
+      'p.avatar',
+      'p.ci_config_path',
     ])
     .where('p.id', '=', projectId)
     .executeTakeFirst();

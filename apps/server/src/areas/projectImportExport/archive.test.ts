@@ -64,11 +64,22 @@ describe('parseProtectedBranch', () => {
       value: {
         name: 'release/*',
         code_owner_approval_required: false,
+        allow_force_push: false,
         push_access_levels: [{ access_level: 40 }],
         merge_access_levels: [{ access_level: 30 }],
         unprotect_access_levels: [{ access_level: 40 }],
       },
     });
+  });
+
+  it('keeps allow_force_push', () => {
+    const parsed = parseProtectedBranch({
+      name: 'main',
+      allow_force_push: true,
+      push_access_levels: [{ access_level: 40 }],
+      merge_access_levels: [{ access_level: 40 }],
+    });
+    expect(parsed.ok && parsed.value.allow_force_push).toBe(true);
   });
 
   it('refuses bad names, levels and shapes', () => {
@@ -83,6 +94,7 @@ describe('parseProtectedBranch', () => {
       { ...levels, name: 'main', push_access_levels: [{ access_level: 35 }] },
       { ...levels, name: 'main', merge_access_levels: [] },
       { ...levels, name: 'main', code_owner_approval_required: 'yes' },
+      { ...levels, name: 'main', allow_force_push: 'true' },
     ]) {
       expect(parseProtectedBranch(item).ok, JSON.stringify(item)).toBe(false);
     }

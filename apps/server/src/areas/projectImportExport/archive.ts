@@ -29,6 +29,8 @@ export type ProtectionActionName = (typeof PROTECTION_ACTIONS)[number];
 export interface ArchivedProtectedBranch {
   name: string;
   code_owner_approval_required: boolean;
+  /** GitLab's `allow_force_push`; absent in an older archive, read as false (GitLab's default). */
+  allow_force_push: boolean;
   push_access_levels: { access_level: number }[];
   merge_access_levels: { access_level: number }[];
   unprotect_access_levels: { access_level: number }[];
@@ -105,12 +107,15 @@ export function parseProjectJson(text: string): Parsed<ArchivedProject> {
 /** Checks one archived protected-branch rule; a bad rule is a failed relation, not a failed import. */
 export function parseProtectedBranch(item: unknown): Parsed<ArchivedProtectedBranch> {
   if (!isObject(item)) return { ok: false, error: 'a protected branch must be an object' };
-  const { name, code_owner_approval_required } = item;
+  const { name, code_owner_approval_required, allow_force_push } = item;
   if (typeof name !== 'string' || !isValidBranchPattern(name)) {
     return { ok: false, error: `Name is not a valid branch name or wildcard: ${JSON.stringify(name)}` };
   }
   if (code_owner_approval_required !== undefined && typeof code_owner_approval_required !== 'boolean') {
     return { ok: false, error: 'code_owner_approval_required must be a boolean' };
+  }
+  if (allow_force_push !== undefined && typeof allow_force_push !== 'boolean') {
+    return { ok: false, error: 'allow_force_push must be a boolean' };
   }
   const levels: Partial<Record<ProtectionActionName, { access_level: number }[]>> = {};
   for (const action of PROTECTION_ACTIONS) {
@@ -133,6 +138,7 @@ export function parseProtectedBranch(item: unknown): Parsed<ArchivedProtectedBra
     value: {
       name,
       code_owner_approval_required: code_owner_approval_required ?? false,
+      allow_force_push: allow_force_push ?? false,
       push_access_levels: levels.push ?? [],
       merge_access_levels: levels.merge ?? [],
       unprotect_access_levels: levels.unprotect ?? [],

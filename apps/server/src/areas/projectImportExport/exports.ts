@@ -181,6 +181,7 @@ export function archivedRule(rule: ProtectionRule): ArchivedProtectedBranch {
   return {
     name: rule.name,
     code_owner_approval_required: rule.codeOwnerApprovalRequired,
+    allow_force_push: rule.allowForcePush,
     push_access_levels: levelsFor('push'),
     merge_access_levels: levelsFor('merge'),
     unprotect_access_levels: levelsFor('unprotect'),

@@ -364,6 +364,7 @@ export async function runProjectImport(context: ServerContext, payload: ImportJo
         rules.map((rule) => ({
           name: rule.name,
           codeOwnerApprovalRequired: rule.code_owner_approval_required,
+          allowForcePush: rule.allow_force_push,
           levels: PROTECTION_ACTIONS.flatMap((action) =>
             rule[`${action}_access_levels`].map((entry) => ({
               action,

@@ -8,6 +8,7 @@ import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import type { InstanceSettings } from '../../core/instance.js';
 import type { Db } from '../../core/store/database.js';
 import type { Fixtures } from '../../core/store/fixturesFile.js';
+import { avatarDirectory } from '../avatars/index.js';
 import { newEd25519Key } from '../deployKeys/sshKeys.testSupport.js';
 
 const FIXTURES: Fixtures = {
@@ -125,6 +126,9 @@ async function fillProject(on: AppServer, project: string): Promise<void> {
   const form = new FormData();
   form.set('file', new Blob(['hello']), 'notes.txt');
   await expectStatus(on, 'olga', 'POST', `/projects/${id}/uploads`, 201, form);
+  const avatar = new FormData();
+  avatar.set('avatar', new Blob([Buffer.from('89504e470d0a1a0a00', 'hex')], { type: 'image/png' }), 'a.png');
+  await expectStatus(on, 'olga', 'PUT', `/projects/${id}`, 200, avatar);
   await expectStatus(on, 'olga', 'POST', `/projects/${id}/export`, 202);
   const projectId = await idOf(on, project);
   const now = new Date().toISOString();
@@ -175,7 +179,7 @@ function repositoryPath(on: AppServer, projectId: number): string {
 }
 
 describe('deleting a project without the higher tier', () => {
-  it('removes every row of the project, its queued jobs, its repository and its files at once (202)', async () => {
+  it('removes every row of the project, its queued jobs, its repository and its files (uploads, exports, avatar) at once (202)', async () => {
     const on = await start({ tier: 'free' });
     await fillProject(on, 'g/doomed');
     await fillProject(on, 'g/kept');
@@ -205,6 +209,7 @@ describe('deleting a project without the higher tier', () => {
     expect(existsSync(repositoryPath(on, doomed))).toBe(true);
     expect(existsSync(join(on.dataDir, 'uploads', String(doomed)))).toBe(true);
     expect(existsSync(join(on.dataDir, 'exports', String(doomed)))).toBe(true);
+    expect(existsSync(avatarDirectory(on.dataDir, 'project', doomed))).toBe(true);
 
     await expectStatus(on, 'otto', 'DELETE', '/projects/g%2Fdoomed', 403);
     expect(await expectStatus(on, 'olga', 'DELETE', '/projects/g%2Fdoomed', 202)).toEqual({
@@ -216,11 +221,13 @@ describe('deleting a project without the higher tier', () => {
     expect(existsSync(repositoryPath(on, doomed))).toBe(false);
     expect(existsSync(join(on.dataDir, 'uploads', String(doomed)))).toBe(false);
     expect(existsSync(join(on.dataDir, 'exports', String(doomed)))).toBe(false);
+    expect(existsSync(avatarDirectory(on.dataDir, 'project', doomed))).toBe(false);
     await expectStatus(on, 'olga', 'DELETE', '/projects/g%2Fdoomed', 404);
     // The other project keeps everything.
     expect(await rowsOfProject(db, kept)).toEqual(before);
     expect(await queuedJobsOf(db, kept)).toBe(1);
     expect(existsSync(repositoryPath(on, kept))).toBe(true);
+    expect(existsSync(avatarDirectory(on.dataDir, 'project', kept))).toBe(true);
     // Restore is a higher-tier operation: GitLab answers 404 after the permission check.
     await expectStatus(on, 'olga', 'POST', '/projects/g%2Fkept/restore', 404);
   });

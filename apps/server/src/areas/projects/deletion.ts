@@ -4,6 +4,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerContext } from '../../core/context.js';
+import { avatarDirectory } from '../avatars/index.js';
 import { deleteProjectRows, findProjectById } from './store.js';
 
 /** The job that removes a project marked for deletion once the instance's delay ran out (higher tiers). */
@@ -49,6 +50,7 @@ export async function purgeProject(context: ServerContext, projectId: number): P
   const paths = [
     ...context.storages.names.map((storage) => context.storages.pathFor(storage, projectId)),
     uploadsDirectory(context, projectId),
+    avatarDirectory(context.dataDir, 'project', projectId),
     join(context.dataDir, 'exports', String(projectId)),
     ...importArchives.map((archive) => join(context.dataDir, archive)),
   ];

@@ -28,6 +28,13 @@ import { ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { ApiError, badRequest, forbidden, invalidParameter } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
+import {
+  type AvatarChange,
+  avatarChange,
+  removeAvatars,
+  storeAvatar,
+  type UploadedImage,
+} from '../avatars/index.js';
 import { purgeProject } from './deletion.js';
 import { licenseFields } from './license.js';
 import {
@@ -99,6 +106,17 @@ function checkVisibility(wanted: ProjectVisibility, namespace: GroupRow): void {
     throw visibilityNotAllowed(wanted, namespace);
 }
 
+/**
+ * The avatar a write asks for (`avatar`: a file part, or an empty value that removes it on an update), with
+ * GitLab's validation answer for a refused file.
+ */
+function checkedAvatar(given: unknown, file: UploadedImage | undefined, update: boolean): AvatarChange {
+  const message: Record<string, string[]> = {};
+  const change = avatarChange(given, file, message, update);
+  if (Object.keys(message).length > 0) throw new ApiError(400, { message });
+  return change;
+}
+
 /** The README of `initialize_with_readme`: the project's name as a heading, then its description. */
 function readmeOf(name: string, description: string | null): Buffer {
   const text = description ? `# ${name}\n\n${description}\n` : `# ${name}\n`;
@@ -118,6 +136,7 @@ export async function createProject(
   context: ServerContext,
   caller: Caller,
   body: CreateProjectRequest,
+  avatarFile?: UploadedImage,
 ): Promise<ProjectRow> {
   const user = requireUser(caller);
   requireScope(caller, 'api');
@@ -136,6 +155,7 @@ export async function createProject(
   const visibility = (givenString(body.visibility) ?? 'private') as ProjectVisibility;
   checkVisibility(visibility, namespace);
   const settings = settingsChanges(body);
+  const avatar = checkedAvatar((body as { avatar?: unknown }).avatar, avatarFile, false);
 
   // Who becomes a member: the owner of a personal namespace its owner (GitLab's add_owner); in a group, a
   // creator without a membership there (an administrator) its maintainer. Group members inherit.
@@ -202,6 +222,10 @@ export async function createProject(
         { ref: `refs/heads/${defaultBranch}`, before: ZERO_SHA, after: commit.commitId, userId: user.id },
       ]);
     }
+    if (avatar !== undefined && avatar !== 'remove') {
+      const filename = await storeAvatar(context, 'project', project.id, avatar);
+      await updateProjectSettings(db, project.id, { avatar: filename }, false);
+    }
   } catch (error) {
     await purgeProject(context, project.id);
     throw error;
@@ -256,6 +280,7 @@ export async function editProject(
   caller: Caller,
   idOrPath: string,
   body: EditProjectRequest,
+  avatarFile?: UploadedImage,
 ): Promise<ProjectAccess> {
   const { db } = context;
   const access = await resolveProjectForSignedIn(db, caller, idOrPath, 'api', AccessLevel.MAINTAINER);
@@ -266,7 +291,9 @@ export async function editProject(
   const path = givenString(body.path);
   const visibility = givenString(body.visibility) as ProjectVisibility | undefined;
   const defaultBranch = givenString(body.default_branch);
+  const avatar = checkedAvatar(body.avatar, avatarFile, true);
   if (
+    avatar === undefined &&
     Object.keys(changes).length === 0 &&
     name === undefined &&
     path === undefined &&
@@ -287,6 +314,7 @@ export async function editProject(
     checkVisibility(visibility, namespace);
     changes.visibility = visibility;
   }
+  if (avatar === 'remove') changes.avatar = null;
   const repository = repositoryOf(context, project);
   const movesHead = defaultBranch !== undefined && defaultBranch !== project.default_branch;
   if (movesHead) {
@@ -313,6 +341,12 @@ export async function editProject(
   } catch (error) {
     if (isUniqueViolation(error)) throw takenError({ name: false, path: true });
     throw error;
+  }
+  // The files after the row's change: a refused change (a taken path) leaves the avatar as it was.
+  if (avatar === 'remove') await removeAvatars(context, 'project', [project.id]);
+  else if (avatar !== undefined) {
+    const filename = await storeAvatar(context, 'project', project.id, avatar);
+    await updateProjectSettings(db, project.id, { avatar: filename }, false);
   }
   if (movesHead && defaultBranch !== undefined) await repository.setDefaultBranch(defaultBranch);
   return resolveProject(db, caller, String(project.id));

@@ -12,6 +12,7 @@ import type { TreeFile } from '../../core/git/repository.js';
 import type { Schemas } from '../../core/http/types.js';
 import { customAttributesOf } from '../../core/store/customAttributes.js';
 import { todayIso } from '../../core/store/database.js';
+import { avatarUrl } from '../avatars/index.js';
 import { topicsOf } from './settings.js';
 import {
   groupLevelsOf,
@@ -149,7 +150,7 @@ function summaryOf(row: ProjectRow, page: PageContext, origin: string): ProjectS
     created_at: row.created_at,
     last_activity_at: row.last_activity_at,
     forks_count: 0,
-    avatar_url: null,
+    avatar_url: row.avatar ? `${origin}${avatarUrl('project', row.id, row.avatar)}` : null,
     star_count: page.stars.get(row.id) ?? 0,
   };
   if (page.attributes) summary.custom_attributes = page.attributes.get(row.id) ?? [];
@@ -177,7 +178,11 @@ function namespaceOf(chain: NamespaceChainRow[], origin: string): Schemas['Proje
     kind,
     full_path: namespace.full_path,
     parent_id: namespace.parent_id,
-    avatar_url: null,
+    // A group's avatar, as GitLab's NamespaceBasic shows it (personal namespaces have none here).
+    avatar_url:
+      kind === 'group' && namespace.avatar
+        ? `${origin}${avatarUrl('group', namespace.id, namespace.avatar)}`
+        : null,
     web_url: kind === 'user' ? `${origin}/${namespace.full_path}` : `${origin}/groups/${namespace.full_path}`,
   };
 }

@@ -10,6 +10,7 @@ import type { OperationHandlers } from '../../core/http/operations.js';
 import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { optionalQueryString, originOf, pathParam, splitUrl } from '../../core/http/request.js';
 import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
+import { avatarFileOf } from '../avatars/index.js';
 import {
   type CreateProjectRequest,
   createProject,
@@ -160,7 +161,7 @@ export function projectsHandlers(context: ServerContext): OperationHandlers {
 
   handlers.createProject = async (req, res) => {
     const caller = callerOf(res);
-    const project = await createProject(context, caller, req.body as CreateProjectRequest);
+    const project = await createProject(context, caller, req.body as CreateProjectRequest, avatarFileOf(req));
     const body: ResponseBody<'createProject', 201> = await presentFullProject(
       context,
       caller,
@@ -187,7 +188,13 @@ export function projectsHandlers(context: ServerContext): OperationHandlers {
 
   handlers.editProject = async (req, res) => {
     const caller = callerOf(res);
-    const access = await editProject(context, caller, pathParam(req, 'id'), req.body as EditProjectRequest);
+    const access = await editProject(
+      context,
+      caller,
+      pathParam(req, 'id'),
+      req.body as EditProjectRequest,
+      avatarFileOf(req),
+    );
     const body: ResponseBody<'editProject', 200> = await presentFullProject(
       context,
       caller,

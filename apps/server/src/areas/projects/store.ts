@@ -363,6 +363,8 @@ export interface NamespaceChainRow {
   parent_id: number | null;
   kind: string;
   depth: number;
+  /** A group's avatar file name, or null. */
+  avatar: string | null;
 }
 
 /** The namespaces of the given IDs and all their ancestors, nearest first per namespace, in one query. */
@@ -385,6 +387,7 @@ export async function namespaceChains(
       'g.parent_id',
       'g.kind',
       'a.depth',
+      'g.avatar',
     ])
     .where('a.group_id', 'in', [...new Set(namespaceIds)])
     .orderBy('a.group_id')

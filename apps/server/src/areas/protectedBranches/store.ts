@@ -151,7 +151,12 @@ export async function isMemberOfAnyGroup(
 export async function replaceProtectedBranches(
   db: Db,
   projectId: number,
-  rules: readonly { name: string; codeOwnerApprovalRequired: boolean; levels: readonly NewAccessLevel[] }[],
+  rules: readonly {
+    name: string;
+    codeOwnerApprovalRequired: boolean;
+    allowForcePush: boolean;
+    levels: readonly NewAccessLevel[];
+  }[],
   now: string,
 ): Promise<void> {
   await db.deleteFrom('protected_branches').where('project_id', '=', projectId).execute();
@@ -162,6 +167,7 @@ export async function replaceProtectedBranches(
         projectId,
         name: rule.name,
         codeOwnerApprovalRequired: rule.codeOwnerApprovalRequired,
+        allowForcePush: rule.allowForcePush,
         createdAt: now,
       },
       rule.levels,

@@ -22,7 +22,8 @@ function headerValue(value: string): string {
 
 /**
  * The metadata headers of a file (the HEAD response; GET sends them too): under the seeds' `X-Service-*`
- * names, and under GitLab's `X-Gitlab-*` names with the same values, which GitLab's clients read.
+ * names, and under GitLab's `X-Gitlab-*` names with the same values, which GitLab's clients read, with
+ * `X-Gitlab-Execute-Filemode` beside them.
  */
 function setFileHeaders(res: Response, file: RepositoryFile): void {
   const values: Record<string, string> = {
@@ -40,6 +41,8 @@ function setFileHeaders(res: Response, file: RepositoryFile): void {
     res.setHeader(`X-Service-${name}`, value);
     res.setHeader(`X-Gitlab-${name}`, value);
   }
+  // GitLab's one header without a seed name.
+  res.setHeader('X-Gitlab-Execute-Filemode', String(file.execute_filemode));
 }
 
 export function repositoryFilesHandlers(context: ServerContext): OperationHandlers {

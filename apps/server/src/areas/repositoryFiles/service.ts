@@ -41,6 +41,7 @@ export async function readRepositoryFile(
     blob_id: found.blobId,
     commit_id: found.commitId,
     last_commit_id: found.lastCommitId,
+    execute_filemode: found.mode === '100755',
   };
   return { file, content: found.content };
 }
@@ -133,6 +134,7 @@ export async function changeRepositoryFile(
     committerEmail: user.email,
     message: body.commit_message,
     expectedLastCommitId: 'last_commit_id' in body ? body.last_commit_id : undefined,
+    executable: 'execute_filemode' in body ? (body.execute_filemode ?? undefined) : undefined,
   });
   if (!result.ok) throw new ApiError(400, { message: FAILURE_MESSAGES[result.reason] });
   // On an existing branch the push brings exactly the new commit; a new branch's commits are counted

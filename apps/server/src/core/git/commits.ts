@@ -20,6 +20,7 @@ import {
   type EncodedObject,
   encodeObject,
   entryType,
+  MODE_EXECUTABLE,
   MODE_FILE,
   MODE_TREE,
   parseTree,
@@ -47,6 +48,14 @@ export interface CommitFileChangeInput {
   message: string;
   /** Optimistic lock: the caller's idea of the file's last commit. */
   expectedLastCommitId?: string;
+  /** Executable (100755) or not (100644); undefined keeps an updated file's mode (a new file is plain). */
+  executable?: boolean;
+}
+
+/** The mode a written file gets: a regular file's executable bit as asked; a symbolic link stays one. */
+function fileMode(current: number, executable: boolean | undefined): number {
+  if (executable === undefined || (current !== MODE_FILE && current !== MODE_EXECUTABLE)) return current;
+  return executable ? MODE_EXECUTABLE : MODE_FILE;
 }
 
 export type CommitFailureReason =
@@ -205,7 +214,7 @@ async function commitFileChangeOnce(repo: GitDir, input: CommitFileChangeInput):
   }
 
   // Stage 3: what update-index refused or did. An update keeps the entry's mode (executable, symlink).
-  const mode = entry?.mode ?? MODE_FILE;
+  const mode = fileMode(entry?.mode ?? MODE_FILE, input.executable);
   if (!verifyPath(filePath, input.action === 'delete' ? 0 : mode)) {
     // update-index --index-info skips ("Ignoring path") a removal it considers invalid.
     if (input.action === 'delete') return fail('empty_commit', 'the change leaves the tree unchanged');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { change } from './commitChanges.testSupport.js';
-import { checkMerge, type MergeInput, mergeIntoBranch } from './merges.js';
+import { checkMerge, commitThatMerged, type MergeInput, mergeDiff, mergeIntoBranch } from './merges.js';
 import { type GitRepository, initBareRepository } from './repository.js';
 
 let root: string;
@@ -152,5 +152,52 @@ describe('mergeIntoBranch', () => {
       .toString()
       .trim();
     expect(merges).toBe('4');
+  });
+});
+
+describe('mergeDiff', () => {
+  it('gives the merge base, the target head and the number of files the source changed', async () => {
+    const repo = await repository();
+    const base = await repo.resolveRef('refs/heads/main');
+    await commit(repo, 'feature', 'a.txt', 'a\n', 'main');
+    const source = await commit(repo, 'feature', 'b.txt', 'b\n');
+    const target = await commit(repo, 'main', 'c.txt', 'c\n');
+    expect(await mergeDiff(repo, 'main', source ?? '')).toEqual({
+      baseSha: base,
+      startSha: target,
+      changesCount: 2,
+    });
+    expect(await mergeDiff(repo, 'no-such-branch', source ?? '')).toBeNull();
+  });
+});
+
+describe('commitThatMerged', () => {
+  it('finds the merge commit, the fast-forwarded commit, or nothing for a commit not in the branch', async () => {
+    const repo = await repository();
+    const merged = await commit(repo, 'feature', 'a.txt', 'a\n', 'main');
+    const other = await commit(repo, 'other', 'o.txt', 'o\n', 'main');
+    expect(await commitThatMerged(repo, 'main', merged ?? '')).toBeNull();
+    await commit(repo, 'main', 'b.txt', 'b\n');
+    const result = await merge(repo, { sourceCommit: merged ?? '' });
+    if (!result.ok) throw new Error(result.message);
+    await commit(repo, 'main', 'c.txt', 'c\n');
+    expect(await commitThatMerged(repo, 'main', merged ?? '')).toBe(result.after);
+    // Brought by the merge of a branch on top of it: that merge commit, not the branch's own commit.
+    const below = await commit(repo, 'below', 'x.txt', 'x\n', 'main');
+    await commit(repo, 'above', 'y.txt', 'y\n', 'below');
+    const above = await repo.resolveRef('refs/heads/above');
+    await commit(repo, 'main', 'd.txt', 'd\n');
+    const carried = await merge(repo, { sourceCommit: above ?? '' });
+    if (!carried.ok) throw new Error(carried.message);
+    expect(await commitThatMerged(repo, 'main', below ?? '')).toBe(carried.after);
+
+    const ff = await repository();
+    const ahead = await commit(ff, 'feature', 'a.txt', 'a\n', 'main');
+    const fastForward = await merge(ff, { sourceCommit: ahead ?? '', method: 'ff' });
+    expect(fastForward.ok).toBe(true);
+    expect(await commitThatMerged(ff, 'main', ahead ?? '')).toBe(ahead);
+    await commit(ff, 'main', 'later.txt', 'later\n');
+    expect(await commitThatMerged(ff, 'main', ahead ?? '')).toBe(ahead);
+    expect(await commitThatMerged(repo, 'main', other ?? '')).toBeNull();
   });
 });

@@ -131,7 +131,8 @@ async function mergeOnce(repo: GitDir, input: MergeInput): Promise<MergeResult |
   return { ok: true, before: target, after, squashCommit };
 }
 
-async function isAncestor(repo: GitDir, ancestor: string, descendant: string): Promise<boolean> {
+/** Whether `ancestor` is `descendant` or one of its ancestors (false for an unknown commit). */
+export async function isAncestor(repo: GitDir, ancestor: string, descendant: string): Promise<boolean> {
   const args = ['merge-base', '--is-ancestor', ancestor, descendant];
   const result = await repo.git(args);
   if (result.code === 0) return true;
@@ -171,4 +172,76 @@ async function commitTree(
     },
   });
   return out.toString('utf8').trim();
+}
+
+/** The diff a merge request shows (GitLab's diff_refs and changes_count). */
+export interface MergeDiff {
+  /** The merge base of the target and the source: where the diff starts from. */
+  baseSha: string | null;
+  /** The target branch's head when the diff was made. */
+  startSha: string;
+  /** The number of files the source changes since the merge base. */
+  changesCount: number;
+}
+
+/**
+ * The diff of `sourceCommit` against the target branch as it is now; null when the target or the commit does
+ * not exist.
+ */
+export async function mergeDiff(
+  repo: GitDir,
+  targetBranch: string,
+  sourceCommit: string,
+): Promise<MergeDiff | null> {
+  if (!FULL_SHA.test(sourceCommit) || !looksLikeBranchName(targetBranch)) return null;
+  const target = (await readBranchTipsBatch(repo, [targetBranch])).get(targetBranch);
+  if (!target) return null;
+  const base = await repo.git(['merge-base', target.commit, sourceCommit]);
+  // No common history (exit 1): the whole source is the diff, as against an empty tree.
+  const baseSha = base.code === 0 ? base.stdout.toString('utf8').trim() : null;
+  if (base.code !== 0 && base.code !== 1) return null;
+  const from = baseSha ?? EMPTY_TREE;
+  const names = await repo.gitOk(['diff', '--name-only', '-z', '--no-renames', from, sourceCommit]);
+  const changesCount = names
+    .toString('utf8')
+    .split('\0')
+    .filter((name) => name !== '').length;
+  return { baseSha, startSha: target.commit, changesCount };
+}
+
+/** git's empty tree, the base of a source with no history in common with its target. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * The commit of the target branch that brought `commit` into it, when it is in it: `commit` itself when the
+ * branch was fast-forwarded to it, else the first commit of the branch's first-parent line that descends from
+ * it (the merge commit). Null when `commit` is not in the branch. What GitLab's
+ * BranchPushMergeCommitAnalyzer finds for a merge request merged outside it.
+ */
+export async function commitThatMerged(
+  repo: GitDir,
+  targetBranch: string,
+  commit: string,
+): Promise<string | null> {
+  if (!FULL_SHA.test(commit) || !looksLikeBranchName(targetBranch)) return null;
+  const target = (await readBranchTipsBatch(repo, [targetBranch])).get(targetBranch);
+  if (!target) return null;
+  // Exit 0: in the branch; 1: not in it; else an unknown commit (not in it either).
+  const contained = await repo.git(['merge-base', '--is-ancestor', commit, target.commit]);
+  if (contained.code !== 0) return null;
+  if (target.commit === commit) return commit;
+  const range = `${commit}..${target.commit}`;
+  const lines = async (args: string[]) =>
+    (await repo.gitOk(args))
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => FULL_SHA.test(line));
+  // The branch's own line since `commit` (newest first), kept to the commits that descend from `commit`.
+  const descendants = new Set(await lines(['rev-list', '--ancestry-path', range]));
+  const line = (await lines(['rev-list', '--first-parent', range])).filter((sha) => descendants.has(sha));
+  const first = line.at(-1);
+  if (first === undefined) return commit;
+  const parent = (await repo.gitOk(['rev-parse', '--verify', `${first}^1`])).toString('utf8').trim();
+  // The oldest of them has `commit` as its first parent: the branch went through `commit` (a fast-forward).
+  return parent === commit ? commit : first;
 }

@@ -190,9 +190,9 @@ describe('commitFileChange and readFile', () => {
     expect(await repo.listTreePaths('nope')).toBeNull();
   });
 
-  it('keeps the executable bit on update', async () => {
+  it('reads the executable bit and keeps it on update', async () => {
     const { repo } = await seededRepo();
-    // Make README.md executable on main with raw plumbing.
+    // Make README.md and docs/guide.md executable on main with raw plumbing.
     const index = join(root, `index-${counter}`);
     const env = {
       ...process.env,
@@ -207,8 +207,15 @@ describe('commitFileChange and readFile', () => {
       (await execFileAsync('git', [`--git-dir=${repo.path}`, ...args], { env })).stdout.trim();
     await run('read-tree', 'main');
     await run('update-index', '--cacheinfo', `100755,${await run('rev-parse', 'main:README.md')},README.md`);
+    const guide = await run('rev-parse', 'main:docs/guide.md');
+    await run('update-index', '--cacheinfo', `100755,${guide},docs/guide.md`);
     const commit = await run('commit-tree', await run('write-tree'), '-p', 'main', '-m', 'chmod');
     await run('update-ref', 'refs/heads/main', commit);
+    // readFile reports the entry's mode, at the root and in a directory.
+    expect((await repo.readFile('main', 'README.md'))?.mode).toBe('100755');
+    expect((await repo.readFile('main~1', 'README.md'))?.mode).toBe('100644');
+    expect((await repo.readFile('main', 'docs/guide.md'))?.mode).toBe('100755');
+    expect((await repo.readFile('main~1', 'docs/guide.md'))?.mode).toBe('100644');
     expectOk(
       await repo.commitFileChange(
         change({ action: 'update', filePath: 'README.md', content: Buffer.from('#!/bin/sh\n') }),

@@ -1,5 +1,6 @@
 /** Reading trees: one file with its blob and last commit, and the files of a tree (paths, sizes). */
 
+import { posix } from 'node:path';
 import { resolveRef } from './branches.js';
 import { MISSING, parseBatchOutput } from './gitOutput.js';
 import { type GitDir, GitError } from './gitProcess.js';
@@ -14,6 +15,8 @@ export interface FileBlob {
   commitId: string;
   /** The newest commit reachable from `commitId` that touched the path. */
   lastCommitId: string;
+  /** The tree entry's mode: `100644`, `100755` (executable) or `120000` (a symbolic link). */
+  mode: string;
 }
 
 /** A file of a tree listing and its size in bytes. */
@@ -23,8 +26,25 @@ export interface TreeFile {
 }
 
 /**
+ * The mode of `name` in a tree object's content (entries of `<mode> <name>\0<20-byte id>`), or undefined.
+ */
+export function modeInTree(tree: Buffer, name: string): string | undefined {
+  const wanted = Buffer.from(name, 'utf8');
+  let offset = 0;
+  while (offset < tree.length) {
+    const space = tree.indexOf(0x20, offset);
+    const nul = tree.indexOf(0, space + 1);
+    if (space < 0 || nul < 0) return undefined;
+    if (tree.subarray(space + 1, nul).equals(wanted)) return tree.subarray(offset, space).toString('latin1');
+    offset = nul + 1 + 20;
+  }
+  return undefined;
+}
+
+/**
  * The blob at `filePath` in `ref`. Two processes: one `cat-file --batch` resolves the commit and reads
- * the blob together, then `log -1` finds the last commit that touched the path.
+ * the blob and its parent tree (for the blob's mode) together, then `log -1` finds the last commit that
+ * touched the path.
  */
 export async function readFile(repo: GitDir, ref: string, filePath: string): Promise<FileBlob | null> {
   return repositoryReadCache.get(
@@ -36,12 +56,13 @@ export async function readFile(repo: GitDir, ref: string, filePath: string): Pro
       const rev = ref.includes(':') ? await resolveRef(repo, ref) : ref;
       if (rev === null) return null;
       const result = await repo.git(['cat-file', '--batch'], {
-        input: `${rev}^{commit}\n${rev}:${filePath}\n`,
+        input: `${rev}^{commit}\n${rev}:${filePath}\n${rev}:${parentDirectory(filePath)}\n`,
       });
       if (result.code !== 0) throw new GitError(['cat-file', '--batch'], result.code, result.stderr);
       const objects = parseBatchOutput(result.stdout);
       const commit = objects[0];
       const blob = objects[1];
+      const parent = objects[2];
       if (commit?.type !== 'commit' || blob?.type !== 'blob') return null;
       const log = await repo.gitOk(['log', '-1', '--format=%H', commit.id, '--', filePath]);
       return {
@@ -50,10 +71,17 @@ export async function readFile(repo: GitDir, ref: string, filePath: string): Pro
         content: blob.content,
         commitId: commit.id,
         lastCommitId: log.toString('utf8').trim(),
+        mode: (parent?.type === 'tree' && modeInTree(parent.content, posix.basename(filePath))) || '100644',
       };
     },
     (blob) => blob?.size ?? 0,
   );
+}
+
+/** The directory holding `filePath`, as `<rev>:<path>` names it (empty for the root tree). */
+function parentDirectory(filePath: string): string {
+  const directory = posix.dirname(filePath);
+  return directory === '.' ? '' : directory;
 }
 
 /** Every file (blob) path at `ref`, recursively; null when the ref is unknown. */

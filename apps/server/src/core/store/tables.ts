@@ -134,6 +134,8 @@ export interface ProjectsTable {
   ci_config_path: Generated<string | null>;
   build_timeout: Generated<number>;
   ci_default_git_depth: Generated<number | null>;
+  /** The file name of the project's avatar (under `uploads/-/system/project/avatar/<id>/`), or null. */
+  avatar: Generated<string | null>;
 }
 
 export interface MembersTable {
@@ -602,6 +604,18 @@ export interface MergeRequestsTable {
   should_remove_source_branch: Generated<number | null>;
   /** The commit a squashing merge made (migration 031). */
   squash_commit_sha: Generated<string | null>;
+  /** The diff's base (merge base) and start (target head) as last refreshed; its head is `sha` (migration 035). */
+  diff_base_sha: Generated<string | null>;
+  diff_start_sha: Generated<string | null>;
+  /** The number of changed files of that diff (migration 035). */
+  changes_count: Generated<number | null>;
+  /** When the merge lock (`state` = `locked`) was taken (migration 035). */
+  merge_locked_at: Generated<string | null>;
+  /** Who set "merge when the pipeline succeeds", and its merge parameters as JSON (migration 035). */
+  merge_user_id: Generated<number | null>;
+  merge_params: Generated<string | null>;
+  /** Why the last automatic merge failed or was cancelled (migration 035). */
+  merge_error: Generated<string | null>;
 }
 
 /** The last internal ID (`iid`) given per group and kind (`epics`), migration 021. */

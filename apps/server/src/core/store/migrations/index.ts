@@ -31,6 +31,8 @@ import * as m028 from './028_gitlab_fields.js';
 import * as m029 from './029_group_settings_members_expiry.js';
 import * as m030 from './030_users_and_tokens_api.js';
 import * as m031 from './031_merge_request_writes.js';
+import * as m033 from './033_project_avatars.js';
+import * as m035 from './035_merge_request_refresh.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -64,6 +66,8 @@ const migrations: Record<string, Migration> = {
   '029_group_settings_members_expiry': m029,
   '030_users_and_tokens_api': m030,
   '031_merge_request_writes': m031,
+  '033_project_avatars': m033,
+  '035_merge_request_refresh': m035,
 };
 
 export const migrationProvider: MigrationProvider = {

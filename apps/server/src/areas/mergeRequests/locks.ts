@@ -1,0 +1,75 @@
+// Merge locks a crashed merge left behind (GitLab's `locked` state and its StuckMergeJobsWorker). A merge
+// holds its merge request `locked` while it runs (merge.ts); a process that dies half-way leaves it so. A
+// lock older than MERGE_LOCK_TIMEOUT_MS (or without a time: taken before locks had one) is released by the
+// next merge attempt or single read of the merge request.
+import type { ProjectRow } from '../../core/access/access.js';
+import type { ServerContext } from '../../core/context.js';
+import { commitThatMerged } from '../../core/git/merges.js';
+import { repositoryOf } from '../../core/git/repositories.js';
+import { nowIso } from '../../core/store/database.js';
+import { mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { type MergeRequestRow, updateMergeRequestIn } from './store.js';
+import { makeMergeRequestTodos } from './todo.js';
+
+/** How long a merge may hold its merge request `locked` before the lock counts as left behind. */
+export const MERGE_LOCK_TIMEOUT_MS = 10 * 60_000;
+
+/** A lock left behind: older than the timeout, or without a time. */
+export function lockIsStale(row: MergeRequestRow, now = Date.now()): boolean {
+  if (row.state !== 'locked') return false;
+  return row.merge_locked_at === null || now - Date.parse(row.merge_locked_at) > MERGE_LOCK_TIMEOUT_MS;
+}
+
+/**
+ * A lock a crashed merge left behind, released (GitLab's StuckMergeJobsWorker): merged when the commit it was
+ * merging is in the target branch (the merge got as far as git), with the commit that brought it; back to
+ * `opened` otherwise, its mergeability to be checked again. Any other merge request as it is.
+ */
+export async function releaseStaleLock(
+  context: ServerContext,
+  project: ProjectRow,
+  row: MergeRequestRow,
+): Promise<MergeRequestRow> {
+  if (!lockIsStale(row)) return row;
+  const repo = repositoryOf(context, project);
+  const mergedBy = row.sha === null ? null : await commitThatMerged(repo, row.target_branch, row.sha);
+  if (mergedBy === null) {
+    const reopened = await updateMergeRequestIn(context.db, row.id, 'locked', {
+      state: 'opened',
+      merge_locked_at: null,
+      merge_status: 'unchecked',
+      updated_at: row.updated_at,
+    });
+    return reopened ?? row;
+  }
+  const userId = row.merge_user_id ?? row.author_id;
+  const at = nowIso();
+  const written = await context.db.transaction().execute(async (trx) => {
+    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'locked', {
+      state: 'merged',
+      merged_by_id: row.merge_user_id,
+      merged_at: at,
+      merge_commit_sha: mergedBy,
+      merge_status: 'can_be_merged',
+      merge_locked_at: null,
+      merge_when_pipeline_succeeds: 0,
+      merge_params: null,
+      updated_at: at,
+    });
+    if (!mergeRequest) return undefined;
+    await makeMergeRequestTodos(trx, {
+      project,
+      mergeRequest,
+      authorId: userId,
+      assigneesBefore: [],
+      assigneesAfter: [],
+      descriptionBefore: mergeRequest.description,
+      resolved: true,
+    });
+    await mergeRequestWritten(context, trx, { action: 'merge', mergeRequest, before: row, userId, at });
+    return mergeRequest;
+  });
+  if (!written) return row;
+  await mergeRequestEvent(context, { action: 'merge', mergeRequest: written, before: row, userId, at });
+  return written;
+}

@@ -1,0 +1,204 @@
+// Merge requests follow their branches (GitLab's MergeRequests::RefreshService, run on every push): for each
+// branch a change moved,
+// - deleted: the open merge requests from it are closed (close_upon_missing_source_branch_ref);
+// - moved, as a target: the open merge requests into it whose head commit the change brought are merged
+//   (post_merge_manually_merged, the merge commit found on the branch), the others need their mergeability
+//   checked again (`unchecked`);
+// - moved, as a source: the open merge requests from it take the new head as `sha`, their diff (diff_refs,
+//   changes_count) and mergeability are to be worked out again, and an automatic merge set for an older
+//   head is cancelled (abort_auto_merges).
+// Runs in the request that moved the branch, after the repository changed, so that the next read sees it; a
+// commit through the API spawns no git process here (its commits come with it).
+// The diff and mergeability are worked out when a merge request is next read alone (mergeability.ts), as
+// GitLab checks mergeability on read, not on push.
+import { findProject, type ProjectRow } from '../../core/access/access.js';
+import type { ServerContext } from '../../core/context.js';
+import { commitThatMerged } from '../../core/git/merges.js';
+import { repositoryOf } from '../../core/git/repositories.js';
+import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
+import { nowIso } from '../../core/store/database.js';
+import { type MergeRequestAction, mergeRequestEvent, mergeRequestWritten } from './events.js';
+import {
+  type MergeRequestChanges,
+  type MergeRequestRow,
+  openMergeRequestsOfBranch,
+  updateMergeRequestIn,
+} from './store.js';
+import { makeMergeRequestTodos } from './todo.js';
+
+const BRANCH_REF = 'refs/heads/';
+
+export function registerMergeRequestRefresh(context: ServerContext): void {
+  context.repositoryEvents.onChange((projectId, refs) => refreshMergeRequests(context, projectId, refs));
+}
+
+async function refreshMergeRequests(
+  context: ServerContext,
+  projectId: number,
+  refs: readonly RefChange[],
+): Promise<void> {
+  const branchChanges = refs.filter((ref) => ref.ref.startsWith(BRANCH_REF));
+  if (branchChanges.length === 0) return;
+  const project = await findProject(context.db, String(projectId));
+  if (!project) return;
+  for (const change of branchChanges) {
+    const branch = change.ref.slice(BRANCH_REF.length);
+    if (change.after === ZERO_SHA) await closeFromDeletedBranch(context, project, branch, change.userId);
+    else {
+      await refreshTargets(context, project, branch, change);
+      await refreshSources(context, project, branch, change);
+    }
+  }
+}
+
+/** Writes the changes of an open merge request and tells the listeners, as a write through the API would. */
+async function writeChange(
+  context: ServerContext,
+  project: ProjectRow,
+  row: MergeRequestRow,
+  changes: MergeRequestChanges,
+  action: MergeRequestAction,
+  userId: number,
+): Promise<void> {
+  const written = await context.db.transaction().execute(async (trx) => {
+    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', changes);
+    if (!mergeRequest) return undefined;
+    if (action !== 'update')
+      await makeMergeRequestTodos(trx, {
+        project,
+        mergeRequest,
+        authorId: userId,
+        assigneesBefore: [],
+        assigneesAfter: [],
+        descriptionBefore: mergeRequest.description,
+        resolved: true,
+      });
+    await mergeRequestWritten(context, trx, {
+      action,
+      mergeRequest,
+      before: row,
+      userId,
+      at: mergeRequest.updated_at,
+    });
+    return mergeRequest;
+  });
+  if (written)
+    await mergeRequestEvent(context, {
+      action,
+      mergeRequest: written,
+      before: row,
+      userId,
+      at: written.updated_at,
+    });
+}
+
+async function closeFromDeletedBranch(
+  context: ServerContext,
+  project: ProjectRow,
+  branch: string,
+  userId: number,
+): Promise<void> {
+  for (const row of await openMergeRequestsOfBranch(context.db, project.id, branch, 'source'))
+    await writeChange(
+      context,
+      project,
+      row,
+      { state: 'closed', closed_at: nowIso(), closed_by_id: userId, ...NO_AUTO_MERGE },
+      'close',
+      userId,
+    );
+}
+
+/**
+ * The commits the change brought to the branch: those it carries (a commit through the API), else git's
+ * `before..after`; none for a new branch (GitLab's find_new_commits). Read once per change, and only when
+ * merge requests target the branch, so that a commit spawns no git process here.
+ */
+async function broughtCommits(context: ServerContext, project: ProjectRow, change: RefChange) {
+  if (change.commits) return new Set(change.commits.map((commit) => commit.id));
+  if (change.before === ZERO_SHA) return new Set<string>();
+  const listed = await repositoryOf(context, project).git(['rev-list', `${change.before}..${change.after}`]);
+  if (listed.code !== 0) return new Set<string>();
+  return new Set(
+    listed.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  );
+}
+
+async function refreshTargets(
+  context: ServerContext,
+  project: ProjectRow,
+  branch: string,
+  change: RefChange,
+): Promise<void> {
+  const targeting = await openMergeRequestsOfBranch(context.db, project.id, branch, 'target');
+  if (targeting.length === 0) return;
+  const brought = await broughtCommits(context, project, change);
+  for (const row of targeting) {
+    const mergedBy =
+      row.sha !== null && brought.has(row.sha)
+        ? await commitThatMerged(repositoryOf(context, project), branch, row.sha)
+        : null;
+    if (mergedBy === null) {
+      await updateMergeRequestIn(context.db, row.id, 'opened', {
+        merge_status: 'unchecked',
+        updated_at: row.updated_at,
+      });
+      continue;
+    }
+    const at = nowIso();
+    await writeChange(
+      context,
+      project,
+      row,
+      {
+        state: 'merged',
+        merged_at: at,
+        merged_by_id: change.userId,
+        merge_commit_sha: mergedBy,
+        merge_status: 'can_be_merged',
+        ...NO_AUTO_MERGE,
+        updated_at: at,
+      },
+      'merge',
+      change.userId,
+    );
+  }
+}
+
+/** The columns of a merge request without an automatic merge. */
+const NO_AUTO_MERGE = { merge_when_pipeline_succeeds: 0, merge_user_id: null, merge_params: null } as const;
+
+/** The `sha` an automatic merge was set for (GitLab's merge_params[:sha]), if any. */
+export function autoMergeSha(row: MergeRequestRow): string | null {
+  if (row.merge_when_pipeline_succeeds !== 1 || row.merge_params === null) return null;
+  const params = JSON.parse(row.merge_params) as { sha?: unknown };
+  return typeof params.sha === 'string' ? params.sha : null;
+}
+
+async function refreshSources(
+  context: ServerContext,
+  project: ProjectRow,
+  branch: string,
+  change: RefChange,
+): Promise<void> {
+  for (const row of await openMergeRequestsOfBranch(context.db, project.id, branch, 'source')) {
+    if (row.sha === change.after) continue;
+    // The diff is made again, like the mergeability, when the merge request is next read alone.
+    const changes: MergeRequestChanges = {
+      sha: change.after,
+      merge_status: 'unchecked',
+      merge_error: null,
+      diff_base_sha: null,
+      diff_start_sha: null,
+      changes_count: null,
+    };
+    if (row.merge_when_pipeline_succeeds === 1 && autoMergeSha(row) !== change.after)
+      Object.assign(changes, NO_AUTO_MERGE, {
+        merge_error: 'The automatic merge was cancelled: the source branch was updated.',
+      });
+    await writeChange(context, project, row, changes, 'update', change.userId);
+  }
+}
