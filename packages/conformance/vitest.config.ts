@@ -27,6 +27,8 @@ export default defineConfig({
   test: {
     // Given per project when there are projects: a project's own list would be added to this one.
     include: perProject ? [] : ALL_FILES,
+    // Per project when there are projects (below); a run on PostgreSQL starts it here otherwise.
+    globalSetup: perProject ? undefined : ['scripts/postgres.ts'],
     // Against hangs only: a test that starts servers of its own (restarts) or a process (the operator's
     // commands) takes a minute and more on a loaded two-core machine; 30 s failed such tests there.
     testTimeout: 120_000,
@@ -47,12 +49,18 @@ export default defineConfig({
               name: 'warm',
               include: ALL_FILES,
               exclude: [...FRESH_SERVER_FILES, ...PACKING_FILES],
-              globalSetup: ['scripts/warmServers.ts'],
+              globalSetup: ['scripts/postgres.ts', 'scripts/warmServers.ts'],
               setupFiles: ['scripts/useWarmServer.ts'],
             },
           },
-          { extends: true, test: { name: 'fresh', include: FRESH_SERVER_FILES } },
-          { extends: true, test: { name: 'packing', include: PACKING_FILES } },
+          {
+            extends: true,
+            test: { name: 'fresh', include: FRESH_SERVER_FILES, globalSetup: ['scripts/postgres.ts'] },
+          },
+          {
+            extends: true,
+            test: { name: 'packing', include: PACKING_FILES, globalSetup: ['scripts/postgres.ts'] },
+          },
         ],
   },
 });

@@ -39,21 +39,23 @@ export async function drive(
   url: string,
   headers: Record<string, string>,
   seconds: number,
+  connections = CONNECTIONS,
 ): Promise<LoadResult> {
   return generator === 'wrk'
-    ? driveWithWrk(url, headers, seconds)
-    : driveWithAutocannon(url, headers, seconds);
+    ? driveWithWrk(url, headers, seconds, connections)
+    : driveWithAutocannon(url, headers, seconds, connections);
 }
 
 async function driveWithWrk(
   url: string,
   headers: Record<string, string>,
   seconds: number,
+  connections: number,
 ): Promise<LoadResult> {
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const { stdout } = await execFileAsync('wrk', [
     '-t1',
-    `-c${CONNECTIONS}`,
+    `-c${connections}`,
     `-d${seconds}s`,
     '--latency',
     ...headerArgs,
@@ -85,8 +87,9 @@ async function driveWithAutocannon(
   url: string,
   headers: Record<string, string>,
   seconds: number,
+  connections: number,
 ): Promise<LoadResult> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  const result = await autocannon({ url, connections, duration: seconds, headers });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,

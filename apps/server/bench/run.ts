@@ -11,10 +11,13 @@
 // on 10 and on 10,000 items, each beside its ceiling.
 // Then the commit rows (commits.ts): file commits beside the minimal Express rate, and commits to a repository
 // of 10,000 files as a share of commits to the demo repository.
+// Then the PostgreSQL rows (postgres.ts): reads and commits on PostgreSQL as a share of SQLite, and two
+// instances on one PostgreSQL database against two worker processes on SQLite.
 // Then the walk (operationWalk.ts): one request to every operation on a fresh server, then again.
 // Then the start times (startTime.ts): to the first answer on an empty and on an existing data directory.
 // Prints figures; asserts nothing. Run with `pnpm bench` at the root; BENCH_ONLY runs one part: `reads` (one
-// worker), `workers` (one per core), `scale`, `projects`, `areas`, `commits`, `walk` or `start`.
+// worker), `workers` (one per core), `scale`, `projects`, `areas`, `commits`, `postgres`, `walk` or
+// `start`.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -48,6 +51,7 @@ import {
 } from './load.js';
 import { sampleMemory } from './memory.js';
 import { runOperationWalk } from './operationWalk.js';
+import { runPostgres } from './postgres.js';
 import {
   PROJECT_SCALE_PER_PAGE,
   PROJECT_SCALE_SIZES,
@@ -519,5 +523,15 @@ if (ONLY === undefined || ONLY === 'scale') await runScale();
 if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
 if (ONLY === undefined || ONLY === 'commits') await runCommits();
+if (ONLY === undefined || ONLY === 'postgres') {
+  await runPostgres({
+    generator,
+    rounds: ROUNDS,
+    seconds: SECONDS / 2,
+    warmUpSeconds: WARM_UP_SECONDS,
+    commits: COMMITS,
+    reads: READS,
+  });
+}
 if (ONLY === undefined || ONLY === 'walk') await runOperationWalk();
 if (ONLY === undefined || ONLY === 'start') await runStartTimes();

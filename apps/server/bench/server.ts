@@ -52,6 +52,8 @@ export interface ServerOptions {
   builtDir?: string;
   /** Node.js flags (default: the start script's). */
   nodeFlags?: readonly string[];
+  /** A PostgreSQL database instead of the SQLite file under the data directory. */
+  databaseUrl?: string;
 }
 
 /**
@@ -75,6 +77,7 @@ export async function startServer(options: ServerOptions): Promise<{ child: Chil
   const args = [...flags, main, '--seed', options.seed, '--data-dir', options.dataDir];
   args.push('--port', '0', '--workers', String(options.workers));
   if (options.validateResponses) args.push('--validate-responses');
+  if (options.databaseUrl) args.push('--database-url', options.databaseUrl);
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
     // The access log is left out: the bench measures the API, not the writing of a line per request.

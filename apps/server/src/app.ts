@@ -36,6 +36,7 @@ import type { ServerContext } from './core/context.js';
 import { type DataDirectoryOptions, openDataDirectory } from './core/dataDirectory.js';
 import { accessLog } from './core/http/accessLog.js';
 import { authenticate } from './core/http/auth.js';
+import { databaseVersionRefresh } from './core/http/databaseVersionRefresh.js';
 import { docsRouter } from './core/http/docs.js';
 import { errorHandler } from './core/http/errors.js';
 import { idleGate } from './core/http/idleGate.js';
@@ -162,6 +163,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       inSeries([
         mergeDoubledSlashes,
         onlyWithBody(jsonBody('50mb')),
+        databaseVersionRefresh(db),
         scimApi.middleware,
         scimNotFoundHandler,
       ]),
@@ -173,6 +175,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       mergeDoubledSlashes,
       onlyWithBody(jsonBody('50mb')),
       onlyWithBody(express.urlencoded({ extended: true, limit: '50mb' })),
+      underPath('/api/v4', databaseVersionRefresh(db)),
       underPath('/api/v4', authenticate(db)),
       v4Api.middleware,
     ]),

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AppOptions, type CollabApp, createApp } from './app.js';
+import { testDatabaseOf } from './core/store/testPostgres.js';
 
 export interface AppServer {
   app: CollabApp;
@@ -14,6 +15,8 @@ export interface AppServer {
   /** The API's base URL: the origin and `/api/v4`. */
   base: string;
   dataDir: string;
+  /** The server's PostgreSQL database when the tests run on PostgreSQL (COLLAB_TEST_DATABASE=postgres). */
+  databaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -23,7 +26,9 @@ export interface AppServer {
  */
 export async function startAppServer(name: string, options: Omit<AppOptions, 'dataDir'>): Promise<AppServer> {
   const dataDir = await mkdtemp(join(tmpdir(), `collab-${name}-`));
-  const app = await createApp({ validateResponses: true, ...options, dataDir });
+  const database = options.databaseUrl ? undefined : await testDatabaseOf(dataDir);
+  const databaseUrl = options.databaseUrl ?? database?.url;
+  const app = await createApp({ validateResponses: true, ...options, dataDir, databaseUrl });
   const server: Server = await new Promise((resolve) => {
     const started = app.app.listen(0, '127.0.0.1', () => resolve(started));
   });
@@ -33,11 +38,13 @@ export async function startAppServer(name: string, options: Omit<AppOptions, 'da
     origin,
     base: `${origin}/api/v4`,
     dataDir,
+    databaseUrl,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await rm(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }

@@ -11,6 +11,7 @@ const FLAGS = [
   '--port',
   '--host',
   '--data-dir',
+  '--database-url',
   '--seed',
   '--workers',
   '--storages',
@@ -19,6 +20,7 @@ const FLAGS = [
 ];
 const VARIABLES = [
   'PORT',
+  'DATABASE_URL',
   'HOST',
   'COLLAB_DATA_DIR',
   'COLLAB_SEED',
@@ -67,6 +69,17 @@ describe('readConfig', () => {
     expect(() => readConfig(['--port', 'abc'], {})).toThrow(ConfigError);
     expect(() => readConfig([], { PORT: '70000' })).toThrow(ConfigError);
     expect(() => readConfig(['--workers', '0'], {})).toThrow(ConfigError);
+  });
+
+  it('reads a PostgreSQL URL from --database-url or DATABASE_URL; none means the SQLite file', () => {
+    const url = 'postgres://collab:secret@db.example:5432/collab';
+    expect(readConfig(['--database-url', url], {}).databaseUrl).toBe(url);
+    expect(readConfig([], { DATABASE_URL: 'postgresql://h/d' }).databaseUrl).toBe('postgresql://h/d');
+    expect(readConfig(['--database-url', url], { DATABASE_URL: 'postgres://other/x' }).databaseUrl).toBe(url);
+    expect(readConfig([], {}).databaseUrl).toBeUndefined();
+    expect(readConfig([], { DATABASE_URL: '' }).databaseUrl).toBeUndefined();
+    expect(() => readConfig(['--database-url', 'mysql://h/d'], {})).toThrow(ConfigError);
+    expect(() => readConfig([], { DATABASE_URL: '/var/db.sqlite3' })).toThrow(ConfigError);
   });
 
   it('documents every flag and variable in the usage text', () => {

@@ -7,6 +7,8 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** A PostgreSQL database (`postgres://…`) instead of the SQLite file under the data directory. */
+  databaseUrl: string | undefined;
   /** A fixtures file, or `demo` for the demo data set. */
   seed: string | undefined;
   validateResponses: boolean;
@@ -33,6 +35,11 @@ Flags (each also set by the environment variable named; a flag wins over its var
   --host ADDRESS                HOST                       address to listen on (default 127.0.0.1)
   --data-dir DIR                COLLAB_DATA_DIR            database, repositories, uploads and outbox
                                                            (default ./data; made when missing)
+  --database-url URL            DATABASE_URL               a PostgreSQL database (postgres://user:pass@host/db)
+                                                           instead of the SQLite file in the data directory;
+                                                           instances on one database share one data directory
+                                                           and its jobs (each job runs on one of them); the
+                                                           first to start migrates and seeds
   --seed demo|FILE              COLLAB_SEED                load fixtures into a new data directory: the demo
                                                            data set, or a fixtures file (JSON)
   --workers N                   COLLAB_WORKERS             server processes on the port (default one per
@@ -71,6 +78,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
     port,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     dataDir: values['data-dir'] ?? env.COLLAB_DATA_DIR ?? join(process.cwd(), 'data'),
+    databaseUrl: databaseUrl(values['database-url'] ?? env.DATABASE_URL),
     seed: values.seed ?? env.COLLAB_SEED,
     validateResponses: values['validate-responses'] ?? env.COLLAB_VALIDATE_RESPONSES === 'true',
     storageNames: (values.storages ?? env.COLLAB_STORAGES ?? 'default,secondary').split(',').filter(Boolean),
@@ -87,6 +95,7 @@ function parseFlags(argv: string[]) {
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
       seed: { type: 'string' },
       'validate-responses': { type: 'boolean' },
       storages: { type: 'string' },
@@ -105,4 +114,12 @@ function workerCount(value: string | undefined): number {
   if (!Number.isInteger(count) || count < 1)
     throw new ConfigError(`--workers must be a positive integer: ${value}`);
   return count;
+}
+
+/** A PostgreSQL URL, or undefined (then the SQLite file); an empty variable counts as not set. */
+function databaseUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^postgres(ql)?:\/\//.test(value))
+    throw new ConfigError(`--database-url must be a postgres:// or postgresql:// URL: ${value}`);
+  return value;
 }

@@ -40,6 +40,7 @@ async function serve(runJobs: boolean): Promise<void> {
   const { createApp } = await import('./app.js');
   const server = await createApp({
     dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
     fixtures,
     validateResponses: config.validateResponses,
     storageNames: config.storageNames,
@@ -130,6 +131,8 @@ function printWelcome(port: number): void {
   console.log(`Collab API listening on ${origin}/api/v4`);
   console.log(`Docs: ${origin}/docs   Spec: ${origin}/openapi.json`);
   console.log(`Data directory: ${config.dataDir}`);
+  // The URL without its password.
+  if (config.databaseUrl) console.log(`Database: PostgreSQL at ${new URL(config.databaseUrl).host}`);
   console.log(`Server processes: ${config.workers} (--workers)`);
   const instance = instanceSettings(fixtures?.instance);
   console.log(

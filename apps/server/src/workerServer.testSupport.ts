@@ -11,10 +11,14 @@ export interface Answer {
   body: string;
 }
 
-/** Starts the primary with `workers` worker processes and the demo data; resolves once it listens. */
+/**
+ * Starts the primary with `workers` worker processes and the demo data; resolves once it listens. With
+ * `databaseUrl`, on that PostgreSQL database (several such servers on one database are several instances).
+ */
 export async function startWorkerServer(
   dataDir: string,
   workers: number,
+  databaseUrl?: string,
 ): Promise<{ primary: ChildProcess; origin: string }> {
   const primary = spawn(
     process.execPath,
@@ -30,6 +34,7 @@ export async function startWorkerServer(
       dataDir,
       '--port',
       '0',
+      ...(databaseUrl ? ['--database-url', databaseUrl] : []),
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -31,8 +31,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   );
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'collab-conformance-')));
   const demo = await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH));
+  const database = await testDatabase(dataDir);
   const server = await createApp({
     dataDir,
+    databaseUrl: database?.url,
     fixtures: options.fixtures ? options.fixtures(demo) : demo,
     // The suite validates every response itself (its Ajv, src/responseValidator.ts): the server's own
     // response validation would check each one a second time and compile a validator per route on start.
@@ -54,7 +56,28 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       listener.closeAllConnections();
       await new Promise<void>((resolve) => listener.close(() => resolve()));
       await server.close();
-      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) {
+        await rm(dataDir, { recursive: true, force: true });
+        await database?.drop();
+      }
     },
   };
+}
+
+/**
+ * With COLLAB_TEST_DATABASE=postgres (the run started a PostgreSQL: scripts/postgres.ts), the server's
+ * database in it, one per data directory; otherwise none, and the server uses the SQLite file.
+ */
+async function testDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const { testDatabaseOf } = await import('@collab/server/testPostgres');
+  return testDatabaseOf(dataDir);
+}
+
+/**
+ * The environment of an operator command (`move-storage`, `scim-token`) run on a local server's data
+ * directory: on PostgreSQL, DATABASE_URL names that server's database too.
+ */
+export async function commandEnvironment(dataDir: string): Promise<NodeJS.ProcessEnv> {
+  const database = await testDatabase(dataDir);
+  return database ? { ...process.env, DATABASE_URL: database.url } : process.env;
 }

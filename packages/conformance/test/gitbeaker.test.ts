@@ -23,6 +23,7 @@ import { dirname, join } from 'node:path';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { againstSuiteServer, openTarget, RUN, type Target } from '../src/index.js';
+import { commandEnvironment } from '../src/localServer.js';
 import { gitbeakerClients, refusal, validateGlobalFetch } from './gitbeakerSupport.js';
 import { ownServer } from './ownServer.js';
 import { newKey } from './sshKeys.js';
@@ -619,6 +620,7 @@ describe('repository storage moves', () => {
     if (dataDir) {
       // Moves are made by the operator command; on this repository's server one is scheduled here.
       const server = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
+      const env = await commandEnvironment(dataDir);
       await new Promise<void>((resolve, reject) =>
         execFile(
           join(server, 'node_modules', '.bin', 'tsx'),
@@ -631,7 +633,7 @@ describe('repository storage moves', () => {
             '--to',
             'secondary',
           ],
-          { cwd: server },
+          { cwd: server, env },
           (error) => (error ? reject(error) : resolve()),
         ),
       );

@@ -68,6 +68,32 @@ afterAll(async () => {
   await target.close();
 });
 
+describe('last_used_at', () => {
+  it('is set when the token authenticates a request, and written at most once per ten minutes', async () => {
+    const made = await makeToken(alice.id, { name: `used ${RUN}`, scopes: ['read_api'] });
+    expect(made.last_used_at).toBeNull();
+    const readByAdmin = async () => {
+      const read = await callAs<TokenDetails>(target, 'admin', `/personal_access_tokens/${made.id}`);
+      expect(read.status).toBe(200);
+      return read.body.last_used_at;
+    };
+    // Made, and read by another token: not used yet.
+    expect(await readByAdmin()).toBeNull();
+    const before = Date.now() - 60_000;
+    expect((await asToken(made.token, '/user')).status).toBe(200);
+    const first = await readByAdmin();
+    expect(first).not.toBeNull();
+    expect(Date.parse(first ?? '')).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(first ?? '')).toBeLessThanOrEqual(Date.now() + 60_000);
+    // Used again at once: the time stays (GitLab writes it when it is ten minutes old).
+    for (const path of ['/user', '/personal_access_tokens/self', '/version'])
+      expect((await asToken(made.token, path)).status, path).toBe(200);
+    expect(await readByAdmin()).toBe(first);
+    const self = await asToken<Token>(made.token, '/personal_access_tokens/self');
+    expect(self.body.last_used_at).toBe(first);
+  });
+});
+
 describe('POST /users/:user_id/personal_access_tokens', () => {
   it('answers the token once; the user acts with it in every carrier', async () => {
     const made = await makeToken(alice.id, {

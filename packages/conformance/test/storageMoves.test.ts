@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoConfig, openTarget, startLocalServer, type Target, targetFor } from '../src/index.js';
+import { commandEnvironment } from '../src/localServer.js';
 
 let target: Target;
 
@@ -24,11 +25,12 @@ const FILE = '/projects/{id}/repository/files/{file_path}' as const;
 const SERVER_DIR = dirname(dirname(createRequire(import.meta.url).resolve('@collab/server')));
 
 /** Runs the operator command `move-storage` (without --run: the server's job queue does the move). */
-function moveStorage(
+async function moveStorage(
   dataDir: string,
   project: string,
   to: string,
 ): Promise<{ code: number; output: string }> {
+  const env = await commandEnvironment(dataDir);
   return new Promise((resolve) => {
     execFile(
       join(SERVER_DIR, 'node_modules', '.bin', 'tsx'),
@@ -41,7 +43,7 @@ function moveStorage(
         '--to',
         to,
       ],
-      { cwd: SERVER_DIR },
+      { cwd: SERVER_DIR, env },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );

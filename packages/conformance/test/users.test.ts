@@ -643,17 +643,78 @@ describe('DELETE /users/:id', () => {
     expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(404);
   });
 
-  it('refuses to delete the only owner of a group (409), even with hard_delete', async () => {
+  it('refuses to delete the only owner of a group (409) without hard_delete', async () => {
     const soleOwner = target.config.fixtures.soleOwner;
     if (!soleOwner) return;
-    for (const query of [{}, { hard_delete: 'true' }] as Record<string, string>[]) {
-      const { status, body } = await callAs<ErrorBody>(target, 'admin', `/users/${users[soleOwner].id}`, {
-        method: 'DELETE',
-        query,
-      });
-      expect(status).toBe(409);
-      expect(body.message).toBe('User cannot be removed while is the sole-owner of a group');
-    }
+    const { status, body } = await callAs<ErrorBody>(target, 'admin', `/users/${users[soleOwner].id}`, {
+      method: 'DELETE',
+      query: { hard_delete: 'false' },
+    });
+    expect(status).toBe(409);
+    expect(body.message).toBe('User cannot be removed while is the sole-owner of a group');
+    expect((await write('admin', 'DELETE', `/users/${users[soleOwner].id}`)).status).toBe(409);
     expect((await get(soleOwner, '/user')).status).toBe(200);
+  });
+
+  it('removes the personal projects with the user', async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = await withToken<{ id: number }>(token, '/projects', {
+      method: 'POST',
+      json: { name: `personal-${RUN}` },
+    });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    expect((await get('admin', `/projects/${project.body.id}`)).status).toBe(404);
+    expect((await get('admin', `/users/${user.id}`)).status).toBe(404);
+  });
+
+  it('with hard_delete removes the groups the user owns alone, with their subgroups and projects', async () => {
+    const user = await makeUser({ can_create_group: true });
+    const token = await tokenOf(user.id);
+    const path = `solo-${RUN}`.toLowerCase();
+    const group = await withToken<{ id: number }>(token, '/groups', {
+      method: 'POST',
+      json: { name: path, path },
+    });
+    expect(group.status, JSON.stringify(group.body)).toBe(201);
+    const subgroup = await withToken<{ id: number }>(token, '/groups', {
+      method: 'POST',
+      json: { name: 'Sub', path: 'sub', parent_id: group.body.id },
+    });
+    const project = await withToken<{ id: number }>(token, '/projects', {
+      method: 'POST',
+      json: { name: 'Inside', namespace_id: subgroup.body.id },
+    });
+    expect([subgroup.status, project.status]).toEqual([201, 201]);
+    // A group with another owner is no obstacle and stays.
+    const shared = await withToken<{ id: number }>(token, '/groups', {
+      method: 'POST',
+      json: { name: `${path}-shared`, path: `${path}-shared` },
+    });
+    const coOwner = await withToken(token, `/groups/${shared.body.id}/members`, {
+      method: 'POST',
+      json: { user_id: users.admin.id, access_level: 50 },
+    });
+    expect(coOwner.status).toBe(201);
+
+    const refused = await write('admin', 'DELETE', `/users/${user.id}`);
+    expect(refused.status).toBe(409);
+    expect((await get('admin', `/groups/${group.body.id}`)).status).toBe(200);
+
+    const deleted = await callAs(target, 'admin', `/users/${user.id}`, {
+      method: 'DELETE',
+      query: { hard_delete: 'true' },
+    });
+    expect(deleted.status).toBe(204);
+    for (const path of [
+      `/groups/${group.body.id}`,
+      `/groups/${subgroup.body.id}`,
+      `/projects/${project.body.id}`,
+      `/users/${user.id}`,
+    ])
+      expect((await get('admin', path)).status, path).toBe(404);
+    expect((await get('admin', `/groups/${shared.body.id}`)).status).toBe(200);
+    expect((await write('admin', 'DELETE', `/groups/${shared.body.id}`)).status).toBe(202);
   });
 });

@@ -17,6 +17,8 @@ import type { Fixtures } from './store/fixturesFile.js';
 export interface DataDirectoryOptions {
   /** Directory of the SQLite file and the repositories; created when missing. */
   dataDir: string;
+  /** A PostgreSQL database instead of the SQLite file under `dataDir` (store/database.ts). */
+  databaseUrl?: string;
   /** Objects the API cannot create (users, tokens, groups, projects …), loaded into an empty database. */
   fixtures?: Fixtures;
   /** The areas whose fixtures hooks load `fixtures` (app.ts's FIXTURE_AREAS); needed with `fixtures`. */
@@ -36,7 +38,9 @@ export interface DataDirectoryOptions {
 
 export async function openDataDirectory(options: DataDirectoryOptions): Promise<ServerContext> {
   const { fixtures, dataTemplates = DEFAULT_TEMPLATES_DIR } = options;
-  if (fixtures && dataTemplates !== false && (await isEmptyDirectory(options.dataDir))) {
+  // A template is a copy of a data directory: it holds a SQLite database, not a PostgreSQL one.
+  const templated = dataTemplates !== false && !options.databaseUrl;
+  if (fixtures && templated && (await isEmptyDirectory(options.dataDir))) {
     const key = await templateKey({
       fixtures,
       storageNames: options.storageNames,
@@ -48,7 +52,7 @@ export async function openDataDirectory(options: DataDirectoryOptions): Promise<
     });
   }
   await mkdir(options.dataDir, { recursive: true });
-  const db = await openDatabase(options.dataDir);
+  const db = await openDatabase(options.dataDir, options.databaseUrl);
   const storages = new RepositoryStorages(options.dataDir, options.storageNames ?? ['default']);
   await storages.ensureDirectories();
   const context: ServerContext = {

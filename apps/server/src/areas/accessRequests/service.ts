@@ -9,7 +9,7 @@ import { type Caller, requireUser, type ScopeNeed } from '../../core/access/call
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
-import { isUniqueViolation, nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso, todayIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
 import { type AccessRequest, type AccessRequestMember, presentMember, presentRequest } from './present.js';
 import {
@@ -47,6 +47,8 @@ interface ResolvedSource {
   source: Source;
   /** The caller's level in it (ADMIN for administrators). */
   accessLevel: number;
+  /** Whether users may ask to join it (its `request_access_enabled` setting). */
+  requestsEnabled: boolean;
 }
 
 /**
@@ -63,10 +65,18 @@ async function resolveSource(
 ): Promise<ResolvedSource> {
   if (type === 'Project') {
     const access = await resolveProjectForSignedIn(context.db, caller, idOrPath, scope, minLevel);
-    return { source: { type, id: access.project.id }, accessLevel: access.accessLevel };
+    return {
+      source: { type, id: access.project.id },
+      accessLevel: access.accessLevel,
+      requestsEnabled: access.project.request_access_enabled === 1,
+    };
   }
   const access = await resolveGroupForSignedIn(context.db, caller, idOrPath, scope, minLevel);
-  return { source: { type, id: access.group.id }, accessLevel: access.accessLevel };
+  return {
+    source: { type, id: access.group.id },
+    accessLevel: access.accessLevel,
+    requestsEnabled: access.group.request_access_enabled === 1,
+  };
 }
 
 /** `access_level` of an approval: a number or, from forms and query strings, a numeric string. */
@@ -93,7 +103,7 @@ export async function listAccessRequests(
 /**
  * The caller asks to join. Only what the caller can see may be asked for (404 otherwise); a caller who
  * already has access, directly, through a parent group, a share or as an administrator, or who asked
- * already, is refused with 400.
+ * already, is refused with 400; a group or project whose `request_access_enabled` is off refuses with 403.
  */
 export async function requestAccess(
   context: ServerContext,
@@ -101,9 +111,18 @@ export async function requestAccess(
   type: SourceType,
   idOrPath: string,
 ): Promise<AccessRequest> {
-  const { source, accessLevel } = await resolveSource(context, caller, type, idOrPath, 'api', 0);
+  const { source, accessLevel, requestsEnabled } = await resolveSource(
+    context,
+    caller,
+    type,
+    idOrPath,
+    'api',
+    0,
+  );
   const user = requireUser(caller);
   if (accessLevel >= AccessLevel.GUEST) throw alreadyExists();
+  // GitLab prevents `request_access` where requests are off (Gitlab::Access::AccessDeniedError: 403).
+  if (!requestsEnabled) throw forbidden();
   const row = await context.db.transaction().execute(async (trx) => {
     try {
       await insertRequest(trx, source, user.id, nowIso());
@@ -137,6 +156,7 @@ export async function approveAccessRequest(
     'api',
     managingLevel(type),
   );
+  const approver = requireUser(caller);
   const level = grantedLevel(body);
   if (level === AccessLevel.OWNER && accessLevel < AccessLevel.OWNER) throw forbidden();
   const row = await context.db.transaction().execute(async (trx) => {
@@ -144,7 +164,13 @@ export async function approveAccessRequest(
     if (!request) return undefined;
     await deleteRequest(trx, source, userId);
     try {
-      await insertMember(trx, source, userId, level, nowIso());
+      await insertMember(trx, source, {
+        userId,
+        accessLevel: level,
+        createdAt: nowIso(),
+        createdBy: approver.id,
+        today: todayIso(),
+      });
     } catch (error) {
       // A member already (made by other means since the request): refused, and the request stays.
       if (isUniqueViolation(error)) throw alreadyExists();

@@ -1,6 +1,7 @@
 // The access-request area's queries: pending requests (table access_requests) and the membership an
 // approval makes (table members).
-import type { Transaction } from 'kysely';
+import { type SqlBool, sql, type Transaction } from 'kysely';
+import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { Database } from '../../core/store/tables.js';
@@ -74,21 +75,31 @@ export async function deleteRequest(db: Reader, source: Source, userId: number):
   return Number(result.numDeletedRows) > 0;
 }
 
+/**
+ * Makes the requester a member, approved by `createdBy`. An expired membership of the user is no membership
+ * (GitLab removes it when it expires): the new one replaces it.
+ */
 export async function insertMember(
   trx: Transaction<Database>,
   source: Source,
-  userId: number,
-  accessLevel: number,
-  createdAt: string,
+  member: { userId: number; accessLevel: number; createdAt: string; createdBy: number; today: string },
 ): Promise<void> {
+  await trx
+    .deleteFrom('members')
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('user_id', '=', member.userId)
+    .where(sql<SqlBool>`not ${unexpiredMembership('members', member.today)}`)
+    .execute();
   await trx
     .insertInto('members')
     .values({
       source_type: source.type,
       source_id: source.id,
-      user_id: userId,
-      access_level: accessLevel,
-      created_at: createdAt,
+      user_id: member.userId,
+      access_level: member.accessLevel,
+      created_at: member.createdAt,
+      created_by_id: member.createdBy,
     })
     .execute();
 }

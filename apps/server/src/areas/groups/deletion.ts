@@ -25,7 +25,17 @@ export async function deleteGroup(
   const { group } = await resolveGroupForSignedIn(db, caller, idOrPath, 'api', AccessLevel.OWNER);
   if (query.permanently_remove === true && query.full_path !== group.full_path)
     throw badRequest('`full_path` is incorrect. You must enter the complete path for the group.');
-  const groupIds = await subtreeOf(db, group.id);
+  await removeGroupTree(context, group.id);
+}
+
+/**
+ * Removes a group with everything in it, whoever asks (the caller's rights are checked before): its projects
+ * and those of its subgroups, then the rows of the groups, then their avatars. A group that is gone already
+ * is no error (a deletion of the user who solely owned it and its subgroup removes the subgroup once).
+ */
+export async function removeGroupTree(context: ServerContext, groupId: number): Promise<void> {
+  const { db } = context;
+  const groupIds = await subtreeOf(db, groupId);
   for (const projectId of await projectIdsIn(db, groupIds)) await purgeProject(context, projectId);
   await deleteGroupRows(db, groupIds);
   await removeAvatars(context, 'group', groupIds);

@@ -18,6 +18,12 @@ export const groupsFixtures: AreaFixtures = {
         description: group.description ?? '',
         created_at: now,
         kind: group.kind ?? 'group',
+        // The settings a file gives; the others keep their columns' defaults (GitLab's).
+        ...(group.project_creation_level ? { project_creation_level: group.project_creation_level } : {}),
+        ...(group.subgroup_creation_level ? { subgroup_creation_level: group.subgroup_creation_level } : {}),
+        ...(group.request_access_enabled === undefined
+          ? {}
+          : { request_access_enabled: group.request_access_enabled ? 1 : 0 }),
       });
       groups.set(fullPath, id);
       await insertCustomAttributes(trx, 'Group', id, group.custom_attributes ?? {}, now);

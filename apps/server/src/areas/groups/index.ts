@@ -4,4 +4,6 @@ import type { Area } from '../../core/area.js';
 import { groupsFixtures } from './fixtures.js';
 import { groupsHandlers } from './routes.js';
 
+export { removeGroupTree } from './deletion.js';
+
 export const groupsArea: Area = { name: 'groups', handlers: groupsHandlers, fixtures: groupsFixtures };

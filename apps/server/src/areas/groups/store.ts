@@ -4,6 +4,7 @@
 import { type Insertable, type RawBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
 import type { GroupRow } from '../../core/access/access.js';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
+import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
@@ -56,7 +57,8 @@ function inMinAccessLevel(userId: number, level: number): RawBuilder<boolean> {
       and exists (
         select 1 from members
         where members.source_type = 'Group' and members.source_id = up.ancestor_id
-          and members.user_id = ${userId} and members.access_level >= ${level}))`;
+          and members.user_id = ${userId} and members.access_level >= ${level}
+          and ${unexpiredMembership('members')}))`;
 }
 
 function selectionCondition(selection: GroupSelection): RawBuilder<boolean> {
@@ -68,7 +70,8 @@ function selectionCondition(selection: GroupSelection): RawBuilder<boolean> {
     case 'owned':
       return sql<boolean>`groups.id in (
         select source_id from members
-        where user_id = ${selection.userId} and source_type = 'Group' and access_level = ${OWNER})`;
+        where user_id = ${selection.userId} and source_type = 'Group' and access_level = ${OWNER}
+          and ${unexpiredMembership('members')})`;
     case 'minAccessLevel':
       return inMinAccessLevel(selection.userId, selection.level);
     case 'visible': {

@@ -11,7 +11,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
-import { nowIso } from '../../core/store/database.js';
+import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import { avatarChange, removeAvatars, storeAvatar, type UploadedImage } from '../avatars/index.js';
 import {
   type GroupChanges,
@@ -147,6 +147,8 @@ export async function createGroup(
   if (Object.keys(errors).length > 0) throw createFailure(errors);
 
   const { name, path } = body;
+  // The check above and the insert are two statements: a group made meanwhile under the same path (a
+  // concurrent request, another instance) is refused as the check refuses it.
   const id = await insertGroupWithOwner(
     db,
     {
@@ -161,7 +163,9 @@ export async function createGroup(
       kind: 'group',
     },
     user.id,
-  );
+  ).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? createFailure({ path: ['has already been taken'] }) : error;
+  });
   if (file) await updateGroupRow(db, id, { avatar: await storeAvatar(context, 'group', id, file) });
   return id;
 }
@@ -199,7 +203,9 @@ export async function editGroup(
     changes.avatar = null;
     await removeAvatars(context, 'group', [group.id]);
   } else if (avatar) changes.avatar = await storeAvatar(context, 'group', group.id, avatar);
-  await updateGroupRow(db, group.id, changes, fullPaths);
+  await updateGroupRow(db, group.id, changes, fullPaths).catch((error: unknown) => {
+    throw isUniqueViolation(error) ? updateFailure({ path: ['has already been taken'] }) : error;
+  });
   return group.id;
 }
 

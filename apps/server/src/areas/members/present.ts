@@ -13,6 +13,18 @@ function memberLevel(level: number): MemberAccessLevel {
   return level as MemberAccessLevel;
 }
 
+function createdBy(row: MemberRow, id: number, origin: string): NonNullable<Member['created_by']> {
+  const username = row.created_by_username ?? '';
+  return {
+    id,
+    username,
+    name: row.created_by_name ?? '',
+    state: row.created_by_state ?? 'active',
+    avatar_url: row.created_by_avatar_url,
+    web_url: `${origin}/${username}`,
+  };
+}
+
 /**
  * This server has no seat limits or account locking: every membership is `active` and no member is locked.
  */
@@ -28,6 +40,8 @@ export function presentMember(row: MemberRow, origin: string): Member {
     access_level: memberLevel(row.access_level),
     created_at: row.created_at,
     expires_at: row.expires_at,
+    // GitLab exposes the maker only when there is one (`expose_nil: false`).
+    ...(row.created_by_id === null ? {} : { created_by: createdBy(row, row.created_by_id, origin) }),
     membership_state: 'active',
   };
 }

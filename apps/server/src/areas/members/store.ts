@@ -5,6 +5,7 @@
 // that ranks first (the source's own before inherited ones), as GitLab's MembersFinder and
 // GroupMembersFinder answer.
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
@@ -18,7 +19,22 @@ export interface MemberRow {
   access_level: number;
   created_at: string;
   expires_at: string | null;
+  /** Who made the membership (null for fixtures and for a maker since deleted). */
+  created_by_id: number | null;
+  created_by_username: string | null;
+  created_by_name: string | null;
+  created_by_state: string | null;
+  created_by_avatar_url: string | null;
 }
+
+/** The maker's columns of a membership row, from the `users as c` joined on its `created_by_id`. */
+const CREATED_BY_COLUMNS = [
+  'c.id as created_by_id',
+  'c.username as created_by_username',
+  'c.name as created_by_name',
+  'c.state as created_by_state',
+  'c.avatar_url as created_by_avatar_url',
+] as const;
 
 /** The memberships of some sources of one type, ranked (lower first) and possibly capped at a level. */
 export interface MembershipSet {
@@ -68,8 +84,10 @@ export function pageOfDirectMembers(
   const base = db
     .selectFrom('members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin('users as c', 'c.id', 'm.created_by_id')
     .where('m.source_type', '=', source.type)
-    .where('m.source_id', '=', source.id);
+    .where('m.source_id', '=', source.id)
+    .where(unexpiredMembership('m'));
   const condition = filterCondition(filter);
   const filtered = condition ? base.where(condition) : base;
   return readPageOf(
@@ -86,6 +104,7 @@ export function pageOfDirectMembers(
           'm.access_level',
           'm.created_at',
           'm.expires_at',
+          ...CREATED_BY_COLUMNS,
         ])
         .orderBy('m.id'),
     window,
@@ -104,6 +123,7 @@ function candidateMemberships(db: Db, sets: readonly MembershipSet[]) {
           'members.user_id',
           'members.created_at',
           'members.expires_at',
+          'members.created_by_id',
           // CASE, not least()/min(a, b): SQL that SQLite and PostgreSQL share.
           (set.cap === undefined
             ? sql<number>`members.access_level`
@@ -113,7 +133,8 @@ function candidateMemberships(db: Db, sets: readonly MembershipSet[]) {
           sql<number>`${sql.lit(set.rank)}`.as('rank'),
         ])
         .where('members.source_type', '=', set.sourceType)
-        .where('members.source_id', 'in', [...set.sourceIds]),
+        .where('members.source_id', 'in', [...set.sourceIds])
+        .where(unexpiredMembership('members')),
     );
   const [first, ...rest] = parts;
   if (!first) return undefined;
@@ -133,6 +154,7 @@ function allMembersQuery(db: Db, sets: readonly MembershipSet[]) {
       'c.user_id',
       'c.created_at',
       'c.expires_at',
+      'c.created_by_id',
       sql<number>`max(c.access_level) over (partition by c.user_id)`.as('access_level'),
       sql<number>`row_number() over (partition by c.user_id order by c.rank, c.access_level desc, c.id)`.as(
         'position',
@@ -141,6 +163,7 @@ function allMembersQuery(db: Db, sets: readonly MembershipSet[]) {
   return db
     .selectFrom(ranked.as('r'))
     .innerJoin('users as u', 'u.id', 'r.user_id')
+    .leftJoin('users as c', 'c.id', 'r.created_by_id')
     .where('r.position', '=', 1);
 }
 
@@ -168,21 +191,27 @@ export async function pageOfAllMembers(
           'r.access_level',
           'r.created_at',
           'r.expires_at',
+          ...CREATED_BY_COLUMNS,
         ])
         .orderBy('r.user_id'),
     window,
   );
 }
 
-/** One user's direct membership of one source. */
+/**
+ * One user's direct membership of one source, if it counts; with `includeExpired` also an expired one (the
+ * answer to a write that gave it a last day of today).
+ */
 export function findDirectMember(
   db: Db,
   source: { type: 'Project' | 'Group'; id: number },
   userId: number,
+  includeExpired = false,
 ): Promise<MemberRow | undefined> {
-  return db
+  const query = db
     .selectFrom('members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin('users as c', 'c.id', 'm.created_by_id')
     .select([
       'm.user_id',
       'u.username',
@@ -192,11 +221,12 @@ export function findDirectMember(
       'm.access_level',
       'm.created_at',
       'm.expires_at',
+      ...CREATED_BY_COLUMNS,
     ])
     .where('m.source_type', '=', source.type)
     .where('m.source_id', '=', source.id)
-    .where('m.user_id', '=', userId)
-    .executeTakeFirst();
+    .where('m.user_id', '=', userId);
+  return (includeExpired ? query : query.where(unexpiredMembership('m'))).executeTakeFirst();
 }
 
 /** One user's entry over the sets, if the user has any membership that counts. */
@@ -217,6 +247,7 @@ export async function findAnyMember(
       'r.access_level',
       'r.created_at',
       'r.expires_at',
+      ...CREATED_BY_COLUMNS,
     ])
     .where('r.user_id', '=', userId)
     .executeTakeFirst();
@@ -282,9 +313,24 @@ export function findUserFor(
 export async function addMemberRow(
   db: Db,
   source: Source,
-  member: { userId: number; accessLevel: number; expiresAt: string | null; createdBy: number; now: string },
+  member: {
+    userId: number;
+    accessLevel: number;
+    expiresAt: string | null;
+    createdBy: number;
+    now: string;
+    today: string;
+  },
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
+    // An expired membership is no membership (GitLab removes it when it expires): the new one replaces it.
+    await trx
+      .deleteFrom('members')
+      .where('source_type', '=', source.type)
+      .where('source_id', '=', source.id)
+      .where('user_id', '=', member.userId)
+      .where(sql<SqlBool>`not ${unexpiredMembership('members', member.today)}`)
+      .execute();
     const existing = await trx
       .selectFrom('members')
       .select('id')
@@ -343,6 +389,7 @@ export async function ownerCount(db: Db, groupIds: readonly number[]): Promise<n
     .where('source_type', '=', 'Group')
     .where('source_id', 'in', [...groupIds])
     .where('access_level', '>=', 50)
+    .where(unexpiredMembership('members'))
     .executeTakeFirst();
   return Number(row?.owners ?? 0);
 }
@@ -415,4 +462,13 @@ export async function removeMemberRows(
       )
       .execute();
   });
+}
+
+/** Removes every membership expired on `today` (an ISO date). */
+export async function deleteExpiredMembers(db: Db, today: string): Promise<void> {
+  await db
+    .deleteFrom('members')
+    .where('expires_at', 'is not', null)
+    .where('expires_at', '<=', today)
+    .execute();
 }

@@ -7,7 +7,9 @@
 //   removed (administrators excepted); so a project's owner level only by its owners (`manage_owners`);
 // - the last owner of a group stays, and so does the owner of a personal project: 403 for removing or
 //   demoting them;
-// - a member may leave (remove themselves) without managing members.
+// - a member may leave (remove themselves) without managing members;
+// - a membership expires when its last day (`expires_at`) begins: it no longer counts, is not listed, and is
+//   removed (jobs.ts); a user whose membership expired may be added again.
 import {
   AccessLevel,
   groupChain,
@@ -19,6 +21,7 @@ import type { ServerContext } from '../../core/context.js';
 import { ApiError, conflict, forbidden } from '../../core/http/errors.js';
 import type { QueryParams, RequestBody } from '../../core/http/types.js';
 import { nowIso, todayIso } from '../../core/store/database.js';
+import { scheduleExpiry } from './jobs.js';
 import { type Member, presentMember } from './present.js';
 import {
   addMemberRow,
@@ -92,8 +95,13 @@ function checkExpiry(expiresAt: string | undefined): void {
 /** GitLab's answer for a direct member that is not there. */
 const memberNotFound = (): ApiError => new ApiError(404, { message: '404 Not found' });
 
-async function directMember(context: ServerContext, source: Source, userId: number): Promise<MemberRow> {
-  const row = await findDirectMember(context.db, source, userId);
+async function directMember(
+  context: ServerContext,
+  source: Source,
+  userId: number,
+  includeExpired = false,
+): Promise<MemberRow> {
+  const row = await findDirectMember(context.db, source, userId, includeExpired);
   if (!row) throw memberNotFound();
   return row;
 }
@@ -122,9 +130,13 @@ export async function addMember(
     expiresAt: body.expires_at ?? null,
     createdBy: user.id,
     now: nowIso(),
+    today: todayIso(),
   });
   if (!added) throw conflict('Member already exists');
-  return presentMember(await directMember(context, writable.source, target.id), origin);
+  // Read before the removal is queued: a membership whose last day is today goes at once.
+  const row = await directMember(context, writable.source, target.id, true);
+  if (body.expires_at !== undefined) await scheduleExpiry(context, body.expires_at);
+  return presentMember(row, origin);
 }
 
 export async function editMember(
@@ -147,7 +159,9 @@ export async function editMember(
     accessLevel: body.access_level,
     expiresAt: body.expires_at,
   });
-  return presentMember(await directMember(context, writable.source, userId), origin);
+  const row = await directMember(context, writable.source, userId, true);
+  if (body.expires_at !== undefined) await scheduleExpiry(context, body.expires_at);
+  return presentMember(row, origin);
 }
 
 export async function removeMember(

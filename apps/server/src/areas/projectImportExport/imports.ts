@@ -118,8 +118,11 @@ export function parseOverrideParams(value: unknown): ImportOverrides {
 
 async function importStatusOf(context: ServerContext, project: ProjectRow): Promise<ProjectImportStatus> {
   const { db } = context;
-  const identity = await projectIdentity(db, project);
+  // The import's state first, then the project as it is now: a status that says `finished` comes with the
+  // attributes the import wrote in the same transaction. (The row resolved for access may predate that
+  // commit: with several connections, as on PostgreSQL, the commit can land between the two reads.)
   const row = await findImport(db, project.id);
+  const identity = await projectIdentity(db, await findProjectRow(db, project.id));
   const failures = await importFailures(db, project.id, MAX_FAILED_RELATIONS);
   return {
     ...identity,

@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`No data directory at ${config.dataDir}`);
     return 1;
   }
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
   try {
     const { token, fullPath } = await issueScimToken({ db }, groupPath);
     console.log(`SCIM token of ${fullPath} (Authorization: Bearer, shown once):`);

@@ -60,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
   const storages = new RepositoryStorages(config.dataDir, config.storageNames);
   // The queue is only used to enqueue: a running server (or the fallback) processes the job.
   const context: ServerContext = {

@@ -5,8 +5,9 @@
 //   checked in the transaction that writes (two requests for one name cannot both succeed). The formats and
 //   lengths are the spec's (the validator answers 400 naming the field); `public_email` must be the user's
 //   own address (GitLab's "is not an email you own").
-// - A deletion moves the user's contributions to the ghost user (made by the first deletion) or, with
-//   `hard_delete`, deletes its notes and award emoji; a user who owns a group alone is not deleted (409).
+// - A deletion removes the user's personal projects and moves the user's contributions to the ghost user
+//   (made by the first deletion) or, with `hard_delete`, deletes its notes and award emoji; a user who owns
+//   a group alone is not deleted (409) unless `hard_delete`, which removes those groups too.
 
 import type { Transaction, Updateable } from 'kysely';
 import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
@@ -15,6 +16,8 @@ import { ApiError, conflict, forbidden, notFound } from '../../core/http/errors.
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Database, UsersTable } from '../../core/store/tables.js';
+import { removeGroupTree } from '../groups/index.js';
+import { purgeProject } from '../projects/index.js';
 import { presentUserWithAdmin } from './present.js';
 import {
   deleteUserRow,
@@ -24,8 +27,9 @@ import {
   insertUser,
   moveContributions,
   personalProjectCounts,
+  personalProjectIds,
   renamePersonalNamespace,
-  soleOwnedGroupCount,
+  soleOwnedGroupIds,
   type UserRow,
   updateUserRow,
   usernameTaken,
@@ -205,6 +209,13 @@ async function ghostUser(trx: Transaction<Database>): Promise<number> {
   });
 }
 
+/**
+ * Deletes a user as GitLab's DELETE /users/:id and Users::DestroyService: a user who is the only owner of a
+ * group is kept (409) unless `hard_delete`, which removes those groups with everything in them; the user's
+ * personal projects go; the contributions move to the ghost user, or with `hard_delete` the notes and award
+ * emoji go instead. GitLab does this in the background; here the projects and groups go first (each in its
+ * own transaction, as the projects and groups areas remove them), then the account in one transaction.
+ */
 export async function deleteUser(
   context: ServerContext,
   caller: Caller,
@@ -212,12 +223,18 @@ export async function deleteUser(
   hardDelete: boolean,
 ): Promise<void> {
   requireAdmin(caller);
-  await context.db.transaction().execute(async (trx) => {
+  const { db } = context;
+  const user = await findUser(db, id);
+  if (!user) throw notFound('User');
+  if (user.user_type === 'ghost') throw forbidden('403 Forbidden - The ghost user cannot be removed');
+  const soleOwned = await soleOwnedGroupIds(db, user.id);
+  if (soleOwned.length > 0 && !hardDelete)
+    throw conflict('User cannot be removed while is the sole-owner of a group');
+  for (const projectId of await personalProjectIds(db, user)) await purgeProject(context, projectId);
+  for (const groupId of soleOwned) await removeGroupTree(context, groupId);
+  await db.transaction().execute(async (trx) => {
     const row = await findUser(trx, id);
     if (!row) throw notFound('User');
-    if (row.user_type === 'ghost') throw forbidden('403 Forbidden - The ghost user cannot be removed');
-    if ((await soleOwnedGroupCount(trx, row.id)) > 0)
-      throw conflict('User cannot be removed while is the sole-owner of a group');
     const ghostId = await ghostUser(trx);
     await moveContributions(trx, row.id, ghostId, hardDelete);
     await deleteUserRow(trx, row);

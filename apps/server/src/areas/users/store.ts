@@ -3,6 +3,7 @@
 // /users (accounts.ts): free usernames and addresses, the personal namespace that follows a username, the
 // groups a user owns alone, and the ghost user that takes over a deleted user's contributions.
 import { type Insertable, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
+import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
@@ -192,15 +193,19 @@ export async function renamePersonalNamespace(
     .execute();
 }
 
-/** How many groups (not personal namespaces) have this user as their only direct owner. */
-export async function soleOwnedGroupCount(db: Reader, userId: number): Promise<number> {
-  const row = await db
+/**
+ * The groups (not personal namespaces) that have this user as their only direct owner (GitLab's
+ * `solo_owned_groups`), parents before their subgroups.
+ */
+export async function soleOwnedGroupIds(db: Reader, userId: number): Promise<number[]> {
+  const rows = await db
     .selectFrom('members as m')
     .innerJoin('groups as g', 'g.id', 'm.source_id')
-    .select((eb) => eb.fn.countAll().as('count'))
+    .select('g.id')
     .where('m.source_type', '=', 'Group')
     .where('m.user_id', '=', userId)
     .where('m.access_level', '>=', OWNER)
+    .where(unexpiredMembership('m'))
     .where('g.kind', '=', 'group')
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -210,12 +215,27 @@ export async function soleOwnedGroupCount(db: Reader, userId: number): Promise<n
             .where('o.source_type', '=', 'Group')
             .whereRef('o.source_id', '=', 'm.source_id')
             .where('o.access_level', '>=', OWNER)
+            .where(unexpiredMembership('o'))
             .where('o.user_id', '!=', userId),
         ),
       ),
     )
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .orderBy('g.full_path')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The projects of the user's personal namespace. */
+export async function personalProjectIds(db: Reader, user: Pick<UserRow, 'username'>): Promise<number[]> {
+  const rows = await db
+    .selectFrom('projects as p')
+    .innerJoin('groups as g', 'g.id', 'p.namespace_id')
+    .select('p.id')
+    .where('g.kind', '=', 'user')
+    .where('g.parent_id', 'is', null)
+    .where('g.path', '=', user.username)
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 const OWNER = 50;

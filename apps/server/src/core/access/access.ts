@@ -7,6 +7,7 @@ import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
 import { type Caller, requireScope, requireUser, type ScopeNeed } from './caller.js';
 import { inMemberHierarchy } from './groupHierarchy.js';
+import { unexpiredMembership } from './membership.js';
 
 export const AccessLevel = {
   NO_ACCESS: 0,
@@ -52,6 +53,7 @@ async function memberLevel(
     .where('user_id', '=', userId)
     .where('source_type', '=', sourceType)
     .where('source_id', 'in', sourceIds)
+    .where(unexpiredMembership('members'))
     .executeTakeFirst();
   return Number(row?.level ?? 0);
 }
@@ -71,6 +73,7 @@ export async function projectAccessLevel(
     .selectFrom('members')
     .select((eb) => eb.fn.max('access_level').as('level'))
     .where('user_id', '=', user.id)
+    .where(unexpiredMembership('members'))
     .where((eb) =>
       eb.or([
         eb.and([eb('source_type', '=', 'Project'), eb('source_id', '=', project.id)]),
@@ -173,7 +176,7 @@ const projectAccessCache = new CachedUntilDatabaseChange<ProjectAccess | undefin
 /** The project, its namespace and the caller's level, whether or not the caller may see it. */
 function projectAccessFor(db: Db, caller: Caller, idOrPath: string): Promise<ProjectAccess | undefined> {
   const user = caller.user;
-  // The level depends on the user alone, and on the day (shares with a group expire).
+  // The level depends on the user alone, and on the day (memberships and shares with a group expire).
   const key = `${user?.id ?? 'anonymous'}:${user?.isAdmin ? 'admin' : ''}:${todayIso()}:${idOrPath}`;
   return projectAccessCache.get(db, key, async () => {
     const project = await findProject(db, idOrPath);
@@ -251,7 +254,8 @@ export async function resolveGroup(
   minLevel = 0,
 ): Promise<GroupAccess> {
   const user = caller.user;
-  const key = `${user?.id ?? 'anonymous'}:${user?.isAdmin ? 'admin' : ''}:${idOrPath}`;
+  // The level depends on the day as well: memberships expire.
+  const key = `${user?.id ?? 'anonymous'}:${user?.isAdmin ? 'admin' : ''}:${todayIso()}:${idOrPath}`;
   const access = await groupAccessCache.get(db, key, async () => {
     const group = await findGroup(db, idOrPath);
     if (group?.kind !== 'group') return undefined;

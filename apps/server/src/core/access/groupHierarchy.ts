@@ -2,6 +2,7 @@
 // group ancestors (migration 016). The groups area's lists and core/access's group resolution share it, so
 // a list and a read of one group never disagree.
 import { type RawBuilder, sql } from 'kysely';
+import { unexpiredMembership } from './membership.js';
 
 /**
  * The group is one a signed-in user sees without all_available: a group they are a member of or a
@@ -12,6 +13,8 @@ import { type RawBuilder, sql } from 'kysely';
  * member of many groups, most of a page's time).
  */
 export function inMemberHierarchy(userId: number): RawBuilder<boolean> {
+  // Expired memberships do not count.
+  const counts = unexpiredMembership('members');
   return sql<boolean>`(
     exists (
       select 1 from group_ancestors as up
@@ -19,7 +22,7 @@ export function inMemberHierarchy(userId: number): RawBuilder<boolean> {
         and exists (
           select 1 from members
           where members.source_type = 'Group' and members.source_id = up.ancestor_id
-            and members.user_id = ${userId}))
+            and members.user_id = ${userId} and ${counts}))
     or exists (
       select 1 from group_ancestors as down
       where down.ancestor_id = groups.id
@@ -27,9 +30,10 @@ export function inMemberHierarchy(userId: number): RawBuilder<boolean> {
           exists (
             select 1 from members
             where members.source_type = 'Group' and members.source_id = down.group_id
-              and members.user_id = ${userId})
+              and members.user_id = ${userId} and ${counts})
           or exists (
             select 1 from projects
             join members on members.source_type = 'Project' and members.source_id = projects.id
-            where projects.namespace_id = down.group_id and members.user_id = ${userId}))))`;
+            where projects.namespace_id = down.group_id and members.user_id = ${userId}
+              and ${counts}))))`;
 }

@@ -106,9 +106,25 @@ export async function personalNamespace(context: ServerContext, user: CallerUser
 }
 
 /**
+ * Whether a caller with `level` in the group may create projects in it (GitLab's `create_projects` of the
+ * group policy): maintainers and above, developers too when the group's `project_creation_level` is
+ * `developer`; nobody, administrators included, when it is `noone`.
+ */
+export function mayCreateProjectIn(group: Pick<GroupRow, 'project_creation_level'>, level: number): boolean {
+  switch (group.project_creation_level) {
+    case 'noone':
+      return false;
+    case 'developer':
+      return level >= AccessLevel.DEVELOPER;
+    default:
+      return level >= AccessLevel.MAINTAINER;
+  }
+}
+
+/**
  * The namespace a new project goes to (by ID or full path), the caller's personal namespace by default. The
- * caller must be allowed to create projects in it: maintainer or owner (GitLab's default project creation
- * level) or an administrator; 403 otherwise, 404 for a namespace the caller cannot see.
+ * caller must be allowed to create projects in it (mayCreateProjectIn); 403 otherwise, 404 for a namespace
+ * the caller cannot see.
  */
 export async function namespaceForNewProject(
   context: ServerContext,
@@ -121,7 +137,7 @@ export async function namespaceForNewProject(
   if (!group) throw namespaceNotFound();
   const level = await groupAccessLevel(context.db, caller, group);
   if (!canSee(caller, group.visibility, level)) throw namespaceNotFound();
-  if (level < AccessLevel.MAINTAINER)
+  if (!mayCreateProjectIn(group, level))
     throw forbidden('403 Forbidden - You are not allowed to create projects in this namespace');
   return group;
 }

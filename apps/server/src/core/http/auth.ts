@@ -1,8 +1,9 @@
 // Resolves the caller from a personal access token, where GitLab reads one (`find_personal_access_token`): the
 // private_token query parameter, then the PRIVATE-TOKEN header, then `Authorization: Bearer`; then, for an
-// administrator who asks, the user it acts as (`sudo`).
+// administrator who asks, the user it acts as (`sudo`). The token's use is recorded (`last_used_at`) when due.
 import type { NextFunction, Request, Response } from 'express';
 import { ANONYMOUS, type Caller, callerForToken, knownCallerForToken, sudoCaller } from '../access/caller.js';
+import { recordTokenUse, tokenUseDue } from '../access/tokenUsage.js';
 import type { Db } from '../store/database.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -35,13 +36,17 @@ export function authenticate(db: Db) {
   ): Promise<void> => {
     try {
       const caller = known ?? (token ? await callerForToken(db, token) : ANONYMOUS);
+      // The token that authenticated, whoever the request then acts as.
+      if (caller.tokenId !== undefined && tokenUseDue(db, caller.tokenId))
+        await recordTokenUse(db, caller.tokenId);
       res.locals.caller = sudo === undefined ? caller : await sudoCaller(db, caller, sudo);
       next();
     } catch (error) {
       next(error);
     }
   };
-  // A known token (nearly every request) is answered at once; only a lookup waits for the database.
+  // A known token (nearly every request) is answered at once; only a lookup, or the write of a token's use
+  // (once per token and ten minutes), waits for the database.
   return (req: Request, res: Response, next: NextFunction): void => {
     let caller: Caller | undefined;
     let token: string | undefined;
@@ -54,7 +59,8 @@ export function authenticate(db: Db) {
       next(error);
       return;
     }
-    if (caller === undefined || sudo !== undefined) {
+    const useDue = caller?.tokenId !== undefined && tokenUseDue(db, caller.tokenId);
+    if (caller === undefined || sudo !== undefined || useDue) {
       void lookUp(token, caller, sudo, res, next);
       return;
     }

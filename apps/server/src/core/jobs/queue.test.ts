@@ -1,34 +1,47 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase } from '../store/database.js';
 import { SQLite } from '../store/sqliteDriver.js';
+import { type TestDatabase, testDatabaseOf, testsWantPostgres } from '../store/testPostgres.js';
 import { JobQueue } from './queue.js';
 
 let dataDir: string;
 let databases: Db[];
+/** The test's PostgreSQL database when the tests run on PostgreSQL (COLLAB_TEST_DATABASE=postgres). */
+let database: TestDatabase | undefined;
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'collab-queue-'));
   databases = [];
+  database = await testDatabaseOf(dataDir);
 });
 
 afterEach(async () => {
   await Promise.all(databases.map((db) => db.destroy()));
   await rm(dataDir, { recursive: true, force: true });
+  await database?.drop();
 });
 
-/** A queue on a connection of its own, as another process on the same data directory has. */
-async function queueOnOwnConnection(runs: Map<number, number>): Promise<JobQueue> {
-  const db = await openDatabase(dataDir);
+/** A connection of its own to the test's database, as another process (or instance) has. */
+async function ownConnection(): Promise<Db> {
+  const db = await openDatabase(dataDir, database?.url);
   databases.push(db);
-  const queue = new JobQueue(db, { pollIntervalMs: 5 });
+  return db;
+}
+
+/** A queue on a connection of its own, as another process on the same data directory has. */
+async function queueOnOwnConnection(
+  runs: Map<number, number>,
+  options: { leaseMs?: number; jobMs?: number } = {},
+): Promise<JobQueue> {
+  const queue = new JobQueue(await ownConnection(), { pollIntervalMs: 5, leaseMs: options.leaseMs });
   queue.register('count', async (payload) => {
     const { n } = payload as { n: number };
     runs.set(n, (runs.get(n) ?? 0) + 1);
     // A job that takes a moment, so the other queue looks for work meanwhile.
-    await new Promise((resolve) => setTimeout(resolve, 1));
+    await new Promise((resolve) => setTimeout(resolve, options.jobMs ?? 1));
   });
   return queue;
 }
@@ -67,28 +80,71 @@ describe('JobQueue', () => {
     expect(runs.get(1)).toBe(2);
   });
 
-  it('claims, runs and finishes jobs while another process keeps taking the write lock', async () => {
+  it('never takes a live process its running job, and runs again a dead process job once its lease is over', async () => {
     const runs = new Map<number, number>();
-    const queue = await queueOnOwnConnection(runs);
-    for (let n = 0; n < 10; n++) await queue.enqueue('count', { n });
-    // Another process that holds the write lock 30 ms at a time, 20 times: no claim or update may fail.
-    const other = new SQLite(join(dataDir, 'collab.sqlite3'));
-    other.pragma('busy_timeout = 5000');
-    const busy = (async () => {
-      for (let i = 0; i < 20; i++) {
-        other.exec('begin immediate');
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        other.exec('commit');
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-    })();
-    await queue.start();
-    await busy;
-    await queue.idle();
-    await queue.stop();
-    other.close();
-    expect([...runs.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, n) => n));
-    const states = await databases[0]?.selectFrom('jobs').select('state').execute();
-    expect(states?.map((row) => row.state)).toEqual(Array(10).fill('done'));
+    // A job that runs for four leases: its queue keeps touching it, so the other queue must leave it alone.
+    const first = await queueOnOwnConnection(runs, { leaseMs: 200, jobMs: 800 });
+    const second = await queueOnOwnConnection(runs, { leaseMs: 200 });
+    await first.enqueue('count', { n: 1 });
+    await first.start();
+    await vi.waitFor(() => expect(runs.get(1)).toBe(1));
+    await second.start();
+    await first.idle();
+    await second.idle();
+    expect(runs.get(1)).toBe(1);
+    // A process killed while running job 2: its row says running, and nobody touches it any more.
+    const db = await ownConnection();
+    const killedAt = new Date(Date.now() - 150).toISOString();
+    await db
+      .insertInto('jobs')
+      .values({
+        kind: 'count',
+        payload: JSON.stringify({ n: 2 }),
+        state: 'running',
+        run_at: killedAt,
+        attempts: 1,
+        last_error: null,
+        created_at: killedAt,
+        updated_at: killedAt,
+      })
+      .execute();
+    const startedAt = Date.now();
+    await vi.waitFor(() => expect(runs.get(2)).toBe(1), { timeout: 5_000, interval: 10 });
+    // Not before the lease (200 ms from the kill) was over.
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(40);
+    await Promise.all([first.idle(), second.idle()]);
+    await Promise.all([first.stop(), second.stop()]);
+    expect(Object.fromEntries(runs)).toEqual({ 1: 1, 2: 1 });
+    const states = await db.selectFrom('jobs').select('state').orderBy('id').execute();
+    expect(states.map((row) => row.state)).toEqual(['done', 'done']);
   });
+
+  // SQLite's write lock, held by another connection of the same file.
+  it.skipIf(testsWantPostgres())(
+    'claims, runs and finishes jobs while another process keeps taking the write lock',
+    async () => {
+      const runs = new Map<number, number>();
+      const queue = await queueOnOwnConnection(runs);
+      for (let n = 0; n < 10; n++) await queue.enqueue('count', { n });
+      // Another process that holds the write lock 30 ms at a time, 20 times: no claim or update may fail.
+      const other = new SQLite(join(dataDir, 'collab.sqlite3'));
+      other.pragma('busy_timeout = 5000');
+      const busy = (async () => {
+        for (let i = 0; i < 20; i++) {
+          other.exec('begin immediate');
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          other.exec('commit');
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      })();
+      await queue.start();
+      await busy;
+      await queue.idle();
+      await queue.stop();
+      other.close();
+      expect([...runs.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+      const states = await databases[0]?.selectFrom('jobs').select('state').execute();
+      expect(states?.map((row) => row.state)).toEqual(Array(10).fill('done'));
+    },
+  );
 });

@@ -1,10 +1,16 @@
 // A table-backed job queue run in-process: work survives a restart because it lives in the database.
 // One job runs at a time (SQLite has one writer anyway); handlers move their objects through their states
 // and may enqueue the next step with a delay. A job is claimed with a conditional update, so queues of
-// several processes on one data directory never run the same job twice. Claims and state updates are single
-// statements that wait for the write lock like every other (core/store/writeLocking.ts): a busy database
-// never fails a job.
+// several processes on one data directory (or several instances on one PostgreSQL database) never run the
+// same job twice. Claims and state updates are single statements that wait for the write lock like every
+// other (core/store/writeLocking.ts): a busy database never fails a job.
+//
+// A running job's row is touched (updated_at) every quarter of the lease while it runs. A job whose row
+// has not been touched for a whole lease was left by a process that died (killed, its machine gone): any
+// queue puts it back in the queue, and it runs again (handlers are idempotent). A live process's job is
+// never taken from it, so queues of several instances may start and stop at any time.
 import type { Db } from '../store/database.js';
+import { refreshDatabaseVersion } from '../store/databaseVersion.js';
 import type { JobsTable } from '../store/tables.js';
 
 export type JobRow = Omit<JobsTable, 'id'> & { id: number };
@@ -13,6 +19,8 @@ export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
 export interface JobQueueOptions {
   /** How often the queue looks for due jobs when idle (default 100 ms). */
   pollIntervalMs?: number;
+  /** How long a running job's row may go untouched before its process counts as dead (default 30 s). */
+  leaseMs?: number;
 }
 
 export class JobQueue {
@@ -21,12 +29,15 @@ export class JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = true;
+  private readonly leaseMs: number;
+  private nextRecoveryAt = 0;
 
   constructor(
     private readonly db: Db,
     options: JobQueueOptions = {},
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.leaseMs = options.leaseMs ?? 30_000;
   }
 
   register(kind: string, handler: JobHandler): void {
@@ -82,11 +93,31 @@ export class JobQueue {
     });
   }
 
-  /** Starts processing. A job left `running` by a stopped process is run again: handlers are idempotent. */
+  /** Starts processing. A job left `running` by a dead process is run again once its lease is over. */
   async start(): Promise<void> {
-    await this.db.updateTable('jobs').set({ state: 'queued' }).where('state', '=', 'running').execute();
+    await this.recoverAbandonedJobs();
     this.stopped = false;
     this.wake();
+  }
+
+  /** Puts back in the queue the running jobs whose rows nobody touched for a lease (their process died). */
+  private async recoverAbandonedJobs(): Promise<void> {
+    this.nextRecoveryAt = Date.now() + this.leaseMs / 2;
+    const expired = new Date(Date.now() - this.leaseMs).toISOString();
+    // A read first: on SQLite an update takes the write lock even when it changes nothing.
+    const abandoned = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'running')
+      .where('updated_at', '<', expired)
+      .executeTakeFirst();
+    if (!abandoned) return;
+    await this.db
+      .updateTable('jobs')
+      .set({ state: 'queued', updated_at: new Date().toISOString() })
+      .where('state', '=', 'running')
+      .where('updated_at', '<', expired)
+      .execute();
   }
 
   /** Stops taking jobs and waits for the one in progress. */
@@ -117,6 +148,26 @@ export class JobQueue {
     }
   }
 
+  /** Runs `work`, touching the job's row every quarter of the lease meanwhile. */
+  private async whileHoldingLease(id: number, work: () => Promise<void>): Promise<void> {
+    const touch = setInterval(() => {
+      this.db
+        .updateTable('jobs')
+        .set({ updated_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .execute()
+        // A missed touch is made up by the next one; the lease allows three.
+        .catch(() => {});
+    }, this.leaseMs / 4);
+    touch.unref();
+    try {
+      await work();
+    } finally {
+      clearInterval(touch);
+    }
+  }
+
   private wake(): void {
     if (this.stopped || this.running) return;
     if (this.timer) clearTimeout(this.timer);
@@ -128,6 +179,7 @@ export class JobQueue {
   }
 
   private async runDueJobs(): Promise<void> {
+    if (Date.now() >= this.nextRecoveryAt) await this.recoverAbandonedJobs();
     while (!this.stopped) {
       const job = await this.db
         .selectFrom('jobs')
@@ -150,7 +202,9 @@ export class JobQueue {
       const handler = this.handlers.get(job.kind);
       try {
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-        await handler(JSON.parse(job.payload), job);
+        // A job, like a request, sees what other instances changed before it started.
+        await refreshDatabaseVersion(this.db);
+        await this.whileHoldingLease(job.id, () => handler(JSON.parse(job.payload), job));
         await this.db
           .updateTable('jobs')
           .set({ state: 'done', updated_at: new Date().toISOString() })

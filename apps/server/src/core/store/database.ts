@@ -1,26 +1,17 @@
-// Opens the embedded SQLite database (a file under the data directory) behind Kysely and applies migrations.
-import { join } from 'node:path';
-import { Kysely } from 'kysely';
+// Opens the database behind Kysely and applies migrations: the embedded SQLite file under the data directory
+// (the default), or a PostgreSQL database given by its URL, which several server instances may share.
+import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import { trackDatabaseVersion } from './databaseVersion.js';
 import { migrationProvider } from './migrations/index.js';
-import { SQLite } from './sqliteDriver.js';
-import { withStatementCache } from './statementCache.js';
+import { openPostgres } from './postgresDatabase.js';
+import { openSqlite } from './sqliteDatabase.js';
 import type { Database } from './tables.js';
-import { BLOCKING_BUSY_TIMEOUT_MS, WriteLockingSqliteDialect } from './writeLocking.js';
 
 export type Db = Kysely<Database>;
 
-export async function openDatabase(dataDir: string): Promise<Db> {
-  const sqlite = new SQLite(join(dataDir, 'collab.sqlite3'));
-  // Other processes may hold the write lock: a short blocking wait, then the dialect's asynchronous retries.
-  sqlite.pragma(`busy_timeout = ${BLOCKING_BUSY_TIMEOUT_MS}`);
-  // WAL lets readers proceed while a writer commits; foreign keys are off by default in SQLite.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  // Every transaction takes the write lock at its start and every write waits for the lock: writeLocking.ts.
-  const db = new Kysely<Database>({ dialect: new WriteLockingSqliteDialect(withStatementCache(sqlite)) });
+/** `databaseUrl`: a `postgres://` or `postgresql://` URL; without it, the SQLite file under `dataDir`. */
+export async function openDatabase(dataDir: string, databaseUrl?: string): Promise<Db> {
+  const { db, afterMigration } = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir);
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
@@ -28,15 +19,16 @@ export async function openDatabase(dataDir: string): Promise<Db> {
     await db.destroy();
     throw new Error(`database migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);
   }
-  trackDatabaseVersion(db, sqlite);
+  afterMigration();
   return db;
 }
 
 /**
  * Whether a write failed on a unique key (a primary key included): the store's word for "that exists
- * already", which a service turns into its own 400 or 409. SQLite's wording stays here, in core/store.
+ * already", which a service turns into its own 400 or 409. Each backend's wording stays here, in core/store.
  */
 export function isUniqueViolation(error: unknown): boolean {
+  if ((error as { code?: unknown } | null)?.code === '23505') return true;
   return error instanceof Error && /UNIQUE constraint failed|PRIMARY KEY/.test(error.message);
 }
 

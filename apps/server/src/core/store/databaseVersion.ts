@@ -5,10 +5,18 @@
 // data_version changes when another connection (the move-storage command, another server process on the
 // same file) commits. The pragma costs about 5 µs, so it is read once per turn of the event loop: every
 // request whose bytes had arrived when the turn began sees any commit that happened before it was sent.
+//
+// On PostgreSQL (several instances on one database) the version has two parts too: a counter of this
+// process's writes (bumped after each write statement and at each commit, so a request reads its own writes
+// at once), and the database's current snapshot (`pg_current_snapshot()`: it changes whenever any
+// transaction that wrote commits, in any instance), read once at the start of each request and of each job
+// (refreshDatabaseVersion). Two reads with the same snapshot see the same data.
 import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { sql } from 'kysely';
 import type { Db } from './database.js';
 
 const versionReaders = new WeakMap<Db, () => string | undefined>();
+const versionRefreshers = new WeakMap<Db, () => Promise<void>>();
 
 export function trackDatabaseVersion(db: Db, sqlite: SqliteDatabase): void {
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
@@ -33,6 +41,41 @@ export function trackDatabaseVersion(db: Db, sqlite: SqliteDatabase): void {
     }
     return last.version;
   });
+}
+
+/** This process's writes to a PostgreSQL database: bumped by its driver (postgresDatabase.ts). */
+export class LocalWrites {
+  count = 0;
+
+  bump(): void {
+    this.count++;
+  }
+}
+
+export function trackPostgresVersion(db: Db, writes: LocalWrites): void {
+  let snapshot: string | undefined;
+  let last = { writes: -1, snapshot: '', version: '' };
+  versionReaders.set(db, () => {
+    if (snapshot === undefined) return undefined;
+    if (writes.count !== last.writes || snapshot !== last.snapshot) {
+      last = { writes: writes.count, snapshot, version: `${writes.count}:${snapshot}` };
+    }
+    return last.version;
+  });
+  const current = sql<{ snapshot: string }>`select pg_current_snapshot()::text as snapshot`;
+  versionRefreshers.set(db, async () => {
+    const { rows } = await current.execute(db);
+    snapshot = rows[0]?.snapshot;
+  });
+}
+
+/**
+ * Reads what other processes may have changed since, where that costs a query (PostgreSQL): called at the
+ * start of each request and each job. On SQLite there is nothing to do (PRAGMA data_version is read as
+ * needed, once per turn of the event loop).
+ */
+export function refreshDatabaseVersion(db: Db): Promise<void> | undefined {
+  return versionRefreshers.get(db)?.();
 }
 
 /** The current version of the database behind `db`, or undefined when it cannot be told (a transaction). */

@@ -182,6 +182,12 @@ export interface Fixtures {
     labels?: { name: string; color: string; description?: string }[];
     /** Group single sign-on and SCIM provisioning (the scim area). */
     saml?: FixtureGroupSaml;
+    /** Who may create projects in the group (GitLab's default: `developer`). */
+    project_creation_level?: 'noone' | 'maintainer' | 'developer';
+    /** Who may create subgroups (GitLab's default: `maintainer`). */
+    subgroup_creation_level?: 'owner' | 'maintainer';
+    /** Whether users may ask to join the group (GitLab's default: true). */
+    request_access_enabled?: boolean;
   }[];
   /** Personal snippets (of no project). */
   snippets?: FixtureSnippet[];

@@ -11,6 +11,7 @@ import {
 import type { Schemas } from '../http/types.js';
 import { openDatabase } from './database.js';
 import { countKeyOf } from './paging.js';
+import { testDatabaseOf } from './testPostgres.js';
 
 const COUNT = 10_000;
 const PROJECT = '/projects/acme%2Ftools';
@@ -136,8 +137,9 @@ describe('a page read again', () => {
     const first = await server.get(path);
     expect(await server.get(path)).toEqual(first);
     const [id] = ids(first.body);
-    // Another connection to the database file, as another server process or the move-storage command has.
-    const other = await openDatabase(server.app.context.dataDir);
+    // Another connection to the database, as another server process or the move-storage command has.
+    const { dataDir } = server.app.context;
+    const other = await openDatabase(dataDir, (await testDatabaseOf(dataDir))?.url);
     try {
       await other
         .updateTable('deploy_keys')

