@@ -161,6 +161,8 @@ describe('jobs across a crash of the server process', () => {
 
       server = await startServerProcess(dataDir);
       target = targetFor(demoConfig(server.baseUrl));
+      // The killed process's running job is taken up once its lease is over (30 s untouched, looked for every
+      // 15 s: core/jobs/queue.ts), as on PostgreSQL, where another instance may still be running it.
       const status = await waitFor(
         'the import',
         async () =>
@@ -170,6 +172,7 @@ describe('jobs across a crash of the server process', () => {
             })
           ).data,
         (s) => s?.import_status === 'finished' || s?.import_status === 'failed',
+        90_000,
       );
       expect(status?.import_status).toBe('finished');
       expect(await branchTips(target, `${DEMO.namespace}/crash-copy`)).toEqual(archived);
