@@ -16,7 +16,7 @@ import { matchedOperation } from './matchedOperation.js';
 import { decodeComponent, queryPairs, topLevelName, withQuery } from './parameterCarriers.js';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
-import { isObject, type Json, OperationIndex, operationsOf, resolve } from './specDocument.js';
+import { isObject, type Json, OperationIndex, type OperationOfDocument, resolve } from './specDocument.js';
 
 /** What a value is read as: the schema's one non-null type, or `any` where it allows several. */
 export type ValueReader =
@@ -111,8 +111,11 @@ function bodyReaderOf(spec: Json, operation: Json): ValueReader | undefined {
 }
 
 /** Every operation of the document by the key of its matched route (`METHOD /base/path/{template}`). */
-export function indexReadings(spec: Json, basePath = ''): OperationIndex<OperationReading> {
-  return new OperationIndex(operationsOf(spec, basePath), (entry) => {
+export function indexReadings(
+  spec: Json,
+  operations: readonly OperationOfDocument[],
+): OperationIndex<OperationReading> {
+  return new OperationIndex(operations, (entry) => {
     const query = new Map<string, QueryParameter>();
     const integerPath: string[] = [];
     for (const parameter of entry.parameters) {

@@ -12,7 +12,14 @@ import type { AnyOperationHandler } from './operations.js';
 import { indexOperations, parameterCarriers } from './parameterCarriers.js';
 import { type IndexedOperation, RouteIndex } from './routeIndex.js';
 import { inSeries } from './series.js';
-import { isObject, type Json, OperationIndex, operationsOf, resolve } from './specDocument.js';
+import {
+  isObject,
+  type Json,
+  OperationIndex,
+  type OperationOfDocument,
+  operationsOf,
+  resolve,
+} from './specDocument.js';
 import { warmUpOperation } from './warmUp.js';
 
 export function loadBundledSpec(): Json {
@@ -189,10 +196,11 @@ export function operationsApi(options: ApiOptions): OperationsApi {
   const spec = options.apiSpec;
   const basePath = basePathOf(spec);
   const index = new RouteIndex(spec, basePath);
-  const carriers = parameterCarriers(indexOperations(spec, basePath));
-  const reading = grapeParameters(indexReadings(spec, basePath));
+  const operations = operationsOf(spec, basePath);
+  const carriers = parameterCarriers(indexOperations(spec, operations));
+  const reading = grapeParameters(indexReadings(spec, operations));
   const multipart = multipartBodies();
-  const limits = fieldLimitsOf(spec, basePath);
+  const limits = fieldLimitsOf(spec, operations);
   const validatorOfPath = new Map<string, RequestHandler>();
   for (const templates of validatorGroups(spec)) {
     const validate = lazyValidator(() =>
@@ -256,8 +264,8 @@ function serve(handler: AnyOperationHandler): RequestHandler {
 }
 
 /** The `maxLength`/`minLength` of each operation's top-level body properties, by operation key. */
-function fieldLimitsOf(spec: Json, basePath: string): OperationIndex<FieldLimits> {
-  return new OperationIndex(operationsOf(spec, basePath), ({ operation }) => {
+function fieldLimitsOf(spec: Json, operations: readonly OperationOfDocument[]): OperationIndex<FieldLimits> {
+  return new OperationIndex(operations, ({ operation }) => {
     const limits = new Map<string, { maxLength?: number; minLength?: number }>();
     const requestBody = resolve(spec, operation.requestBody);
     if (!isObject(requestBody) || !isObject(requestBody.content)) return limits;

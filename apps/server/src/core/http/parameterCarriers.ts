@@ -7,14 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { matchedRoute } from './matchedOperation.js';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
-import {
-  isObject,
-  type Json,
-  OperationIndex,
-  type OperationOfDocument,
-  operationsOf,
-  resolve,
-} from './specDocument.js';
+import { isObject, type Json, OperationIndex, type OperationOfDocument, resolve } from './specDocument.js';
 
 /** What one operation declares: its query parameter names and the properties of its request body. */
 export interface OperationCarriers {
@@ -56,8 +49,11 @@ function carriersOf(spec: Json, { operation, parameters }: OperationOfDocument):
 }
 
 /** Every operation of the document by `METHOD /base/path/{template}` (the key of core/http's route index). */
-export function indexOperations(spec: Json, basePath = ''): OperationIndex<OperationCarriers> {
-  return new OperationIndex(operationsOf(spec, basePath), (entry) => carriersOf(spec, entry));
+export function indexOperations(
+  spec: Json,
+  operations: readonly OperationOfDocument[],
+): OperationIndex<OperationCarriers> {
+  return new OperationIndex(operations, (entry) => carriersOf(spec, entry));
 }
 
 /** A query-string component decoded as the query parser decodes it; left as is when malformed. */
