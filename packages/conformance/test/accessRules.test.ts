@@ -135,6 +135,53 @@ describe('an expired membership', () => {
   });
 });
 
+describe('an expired share', () => {
+  it("gives the group's members nothing on its last day, as an expired membership (UTC)", async (context) => {
+    if (skipped) context.skip();
+    const namespace = target.config.fixtures.namespace;
+    const shared = await call<{ id: number }>(creator, 'GET', `/groups/${encodeURIComponent(namespace)}`);
+    expect(shared.status).toBe(200);
+    // Two private projects shared with the fixtures' group (the developer is a developer there): one share
+    // ends today, the control ends tomorrow.
+    const { project: endsToday } = await newGroup();
+    const { project: endsTomorrow } = await newGroup();
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (const [project, expires] of [
+      [endsToday, today()],
+      [endsTomorrow, tomorrow],
+    ] as const) {
+      const link = await call(creator, 'POST', `/projects/${project}/share`, {
+        group_id: shared.body.id,
+        group_access: 30,
+        expires_at: expires,
+      });
+      expect(link.status, JSON.stringify(link.body)).toBe(201);
+    }
+
+    expect((await call('developer', 'GET', `/projects/${endsToday}`)).status).toBe(404);
+    expect((await call('developer', 'GET', `/projects/${endsToday}/repository/branches`)).status).toBe(404);
+    expect((await call('developer', 'GET', `/projects/${endsTomorrow}`)).status).toBe(200);
+    const listed = async (path: string, query: Record<string, string>) => {
+      const answer = await callAs<{ id: number }[]>(target, 'developer', path, { query });
+      expect(answer.status, path).toBe(200);
+      return answer.body.map((project) => project.id);
+    };
+    for (const [path, query] of [
+      ['/projects', { membership: 'true', per_page: '100', order_by: 'id' }],
+      ['/projects', { min_access_level: '30', per_page: '100', order_by: 'id' }],
+      [`/groups/${shared.body.id}/projects/shared`, { per_page: '100', order_by: 'id' }],
+    ] as const) {
+      const ids = await listed(path, query);
+      expect(ids, path).toContain(endsTomorrow);
+      expect(ids, path).not.toContain(endsToday);
+    }
+    const inherited = await call<Member[]>(creator, 'GET', `/projects/${endsToday}/members/all`);
+    expect(inherited.body.map((member) => member.id)).not.toContain(idOf('developer'));
+    const control = await call<Member[]>(creator, 'GET', `/projects/${endsTomorrow}/members/all`);
+    expect(control.body.map((member) => member.id)).toContain(idOf('developer'));
+  });
+});
+
 describe('the Member entity', () => {
   it('names who added the member (created_by) and when (created_at)', async (context) => {
     if (skipped) context.skip();
