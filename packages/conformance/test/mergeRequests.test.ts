@@ -948,32 +948,35 @@ describe('a merge that crashed while the merge request was locked', () => {
   });
 
   it.skipIf(!againstSuiteServer())(
-    'is released by the next read or merge attempt: merged if git merged it, else merged now',
+    'is released at start, before any read: merged if git merged it, else opened again and mergeable',
     async () => {
       if (!local) throw new Error('no local server');
-      const project = enc(local.config.fixtures.publicProject);
-      const all = (
-        await callAs<MergeRequest[]>(local, 'maintainer', `/projects/${project}/merge_requests`, {
-          query: { state: 'locked' },
-        })
-      ).body;
-      const afterGit = all.find((mr) => mr.title === 'Crashed after git');
-      const beforeGit = all.find((mr) => mr.title === 'Crashed before git');
-      if (!afterGit || !beforeGit) throw new Error('the locked fixtures are missing');
+      const server = local;
+      const project = enc(server.config.fixtures.publicProject);
+      const listed = async (state: string) =>
+        (
+          await callAs<MergeRequest[]>(server, 'maintainer', `/projects/${project}/merge_requests`, {
+            query: { state, per_page: '100' },
+          })
+        ).body;
+      const crashed = (mrs: MergeRequest[]) => mrs.filter((mr) => mr.title.startsWith('Crashed '));
+      // Lists release nothing themselves (a single read or a merge attempt would): the start's sweep does.
+      for (let attempt = 0; attempt < 200 && crashed(await listed('locked')).length > 0; attempt += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(crashed(await listed('locked'))).toEqual([]);
+      const afterGit = crashed(await listed('merged')).find((mr) => mr.title === 'Crashed after git');
+      const beforeGit = crashed(await listed('opened')).find((mr) => mr.title === 'Crashed before git');
+      // Git had merged it: merged, with the commit that brought its head.
+      expect(afterGit).toMatchObject({ state: 'merged', merge_commit_sha: afterGit?.sha });
+      if (!afterGit || !beforeGit) throw new Error('the crashed merge requests were not released');
 
       const mergePath = (iid: number) => `/projects/${project}/merge_requests/${iid}/merge`;
-      // Released by a read: git had merged it, so it is merged, with the commit that brought it.
-      const released = (
-        await callAs<MergeRequest>(local, 'maintainer', `/projects/${project}/merge_requests/${afterGit.iid}`)
-      ).body;
-      expect(released).toMatchObject({ state: 'merged', merge_commit_sha: afterGit.sha });
-      const already = await callAs<ErrorBody>(local, 'maintainer', mergePath(afterGit.iid), {
+      const already = await callAs<ErrorBody>(server, 'maintainer', mergePath(afterGit.iid), {
         method: 'PUT',
       });
       expect(already.status).toBe(405);
-      // Released by the merge attempt itself, which then merges it.
-
-      const merged = await callAs<MergeRequest>(local, 'maintainer', mergePath(beforeGit.iid), {
+      // Git had not merged it: open again, and a merge now merges it.
+      const merged = await callAs<MergeRequest>(server, 'maintainer', mergePath(beforeGit.iid), {
         method: 'PUT',
       });
       expect(merged.status).toBe(200);

@@ -197,6 +197,18 @@ export function lockForMerge(db: Db, id: number, userId: number): Promise<MergeR
     .executeTakeFirst();
 }
 
+/** The merge requests held `locked` by a merge, oldest lock first (locks without a time first of all). */
+export function lockedMergeRequests(db: Db, limit: number): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('state', '=', 'locked')
+    .orderBy('merge_locked_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** Back to `opened` after a merge that did not happen, with the merge user it had before the lock. */
 export async function unlockAfterFailedMerge(
   db: Db,
