@@ -22,10 +22,13 @@ export const mergeRequestsArea: Area = {
   fixtures: mergeRequestsFixtures,
 };
 export {
+  type AutoMergeChange,
   type MergeRequestAction,
   type MergeRequestChange,
   onMergeRequestEvent,
   onMergeRequestWrite,
+  type PushedCommit,
+  type PushedCommits,
 } from './events.js';
 export { type MergeRequest, presentMergeRequestsById } from './present.js';
 export { findReadableMergeRequest } from './service.js';

@@ -289,6 +289,7 @@ export async function presentFullProjects(
         expires_at: share.expires_at,
       })),
       only_allow_merge_if_pipeline_succeeds: row.only_allow_merge_if_pipeline_succeeds === 1,
+      allow_merge_on_skipped_pipeline: row.allow_merge_on_skipped_pipeline === 1,
       only_allow_merge_if_all_discussions_are_resolved:
         row.only_allow_merge_if_all_discussions_are_resolved === 1,
       remove_source_branch_after_merge: row.remove_source_branch_after_merge === 1,
