@@ -970,6 +970,43 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect(await read(mr.iid)).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: false });
   }, 120_000);
 
+  it('cancels the automatic merge on request: those who may merge or the author (the role matrix)', async () => {
+    const source = await branchWith(project, CI_FILE, SLOW);
+    const mr = await createMr(project, { source_branch: source });
+    const pipeline = await startPipeline(source);
+    const cancel = `${oneOf(project, mr.iid)}/cancel_merge_when_pipeline_succeeds`;
+    // Nothing to cancel yet.
+    await send('maintainer', 'POST', cancel, 405);
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    for (const [caller, status] of [
+      ['anonymous', 401],
+      ['invalid', 401],
+      ['outsider', 401],
+      ['guest', 401],
+      ['reporter', 401],
+      ['developerReadRepository', 403],
+    ] as const)
+      await send(caller, 'POST', cancel, status);
+    await send('maintainer', 'POST', `${oneOf(project, 999_999)}/cancel_merge_when_pipeline_succeeds`, 404);
+    const canceled = await send<MergeRequest>('maintainer', 'POST', cancel, 201);
+    expect(canceled).toMatchObject({
+      state: 'opened',
+      merge_when_pipeline_succeeds: false,
+      merge_user: null,
+    });
+    await send('maintainer', 'POST', cancel, 405);
+    expect(await systemNotes(project, mr.iid)).toEqual([
+      `enabled an automatic merge when the pipeline for ${mr.sha} succeeds`,
+      'canceled the automatic merge',
+    ]);
+    // The author (the developer here) may cancel too.
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    await send('developer', 'POST', cancel, 201);
+    expect((await finished(pipeline.id)).status).toBe('success');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await read(mr.iid)).state).toBe('opened');
+  }, 120_000);
+
   it('merges on a skipped head pipeline only where allow_merge_on_skipped_pipeline says so', async () => {
     const own = await newProject({ only_allow_merge_if_pipeline_succeeds: true });
     const settings = await send<Project>('owner', 'GET', `/projects/${own}`, 200);

@@ -36,6 +36,7 @@ import { mayMergeInto, presentFullMergeRequest } from './service.js';
 import {
   lockForMerge,
   type MergeRequestRow,
+  NO_AUTO_MERGE,
   unlockAfterFailedMerge,
   updateMergeRequest,
   updateMergeRequestIn,
@@ -305,4 +306,38 @@ async function removeSourceBranch(
   await context.repositoryEvents.changed(context.db, access.project.id, [
     { ref: `refs/heads/${branch}`, before: mergedHead, after: ZERO_SHA, userId: user.id },
   ]);
+}
+
+/**
+ * Cancels the automatic merge (GitLab's POST cancel_merge_when_pipeline_succeeds and AutoMerge cancel): by
+ * whoever may merge into the target branch or the author (`can_cancel_auto_merge?`, 401 otherwise), 405
+ * when none is set; GitLab's "canceled the automatic merge" note.
+ */
+export async function cancelAutoMerge(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+  origin: string,
+): Promise<MergeRequest> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  const { access, row } = await mergeRequestForWrite(context, caller, idOrPath, iid);
+  if (row.author_id !== user.id && !(await mayMergeInto(context, caller, access, row.target_branch)))
+    throw unauthorized();
+  if (row.merge_when_pipeline_succeeds !== 1) throw notAllowed();
+  const written = await context.db.transaction().execute(async (trx) => {
+    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', NO_AUTO_MERGE);
+    if (!mergeRequest) throw notAllowed();
+    await mergeRequestWritten(context, trx, {
+      action: 'update',
+      mergeRequest,
+      before: row,
+      userId: user.id,
+      at: mergeRequest.updated_at,
+      autoMerge: { action: 'canceled' },
+    });
+    return mergeRequest;
+  });
+  return presentFullMergeRequest(context, caller, access, written, origin);
 }
