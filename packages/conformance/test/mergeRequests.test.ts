@@ -749,6 +749,36 @@ describe('refreshed when its branches move (GitLab RefreshService)', () => {
     expect(merged).toMatchObject({ state: 'merged', sha: second });
   });
 
+  it('notes the commits a merge into its source branch brought, those the target had on one line', async () => {
+    const source = await branchWith(project, 'y.txt', 'y\n');
+    const before = (await branch(project, source)).commit.id;
+    const mr = await createMr(project, { source_branch: source });
+    // The target moves on; a branch from it, merged into the source, brings that commit and its own.
+    await commitFile(project, 'main', `m-${run}.txt`, 'm\n');
+    const onMain = (await branch(project, 'main')).commit.id;
+    const feature = await branchWith(project, `f-${run}.txt`, 'f\n');
+    const ownCommit = (await branch(project, feature)).commit.id;
+    const inner = await createMr(project, { source_branch: feature, target_branch: source });
+    const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(project, inner.iid)}/merge`, 200);
+    const mergeCommit = merged.merge_commit_sha ?? '';
+    const projectPath = (await send<Project>('developer', 'GET', `/projects/${project}`, 200))
+      .path_with_namespace;
+    const [note, ...others] = await systemNotes(project, mr.iid);
+    expect(others).toEqual([]);
+    const [heading, list, link] = (note ?? '').split('\n\n');
+    expect(heading).toBe('added 3 commits');
+    // GitLab escapes the titles (content_tag): the merge commit's quotes too.
+    expect(list).toMatch(/^<ul>(<li>[^<]*(<code>[^<]*<\/code>)?<\/li>){3}<\/ul>$/);
+    expect(list).toContain(`<li>${onMain.slice(0, 8)} - 1 commit from branch <code>main</code></li>`);
+    expect(list).toContain(`<li>${ownCommit.slice(0, 8)} - Write f-${run}.txt</li>`);
+    expect(list).toContain(
+      `<li>${mergeCommit.slice(0, 8)} - Merge branch &#39;${feature}&#39; into &#39;${source}&#39;</li>`,
+    );
+    expect(link).toBe(
+      `[Compare with previous version](/${projectPath}/-/merge_requests/${mr.iid}/diffs?start_sha=${before})`,
+    );
+  });
+
   it('checks the mergeability again after a commit on the target branch', async () => {
     const file = `target-${run}.txt`;
     const source = await branchWith(project, file, 'theirs\n');
