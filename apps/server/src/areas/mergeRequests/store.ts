@@ -1,6 +1,13 @@
 // The merge requests area's queries: lists and reads, and the writes of creation, changes and merges.
 
-import type { Expression, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
+import {
+  type Expression,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { MergeRequestsTable } from '../../core/store/tables.js';
@@ -206,14 +213,18 @@ export const NO_AUTO_MERGE = {
 
 /** The merge requests held `locked` by a merge, oldest lock first (locks without a time first of all). */
 export function lockedMergeRequests(db: Db, limit: number): Promise<MergeRequestRow[]> {
-  return db
-    .selectFrom('merge_requests')
-    .selectAll()
-    .where('state', '=', 'locked')
-    .orderBy('merge_locked_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return (
+    db
+      .selectFrom('merge_requests')
+      .selectAll()
+      .where('state', '=', 'locked')
+      // Locks without a time first on both databases (PostgreSQL sorts nulls last).
+      .orderBy(sql`merge_locked_at is not null`)
+      .orderBy('merge_locked_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  );
 }
 
 /** Back to `opened` after a merge that did not happen, with the merge user it had before the lock. */
