@@ -130,8 +130,15 @@ class LockingPostgresDriver extends PostgresDriver {
     settings: TransactionSettings,
   ): Promise<void> {
     if (connection instanceof CountingWrites) connection.changedRowsInTransaction = false;
-    await super.beginTransaction(connection, settings);
-    await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+    const lock = `select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`;
+    if (settings.isolationLevel || settings.accessMode) {
+      await super.beginTransaction(connection, settings);
+      await connection.executeQuery(CompiledQuery.raw(lock));
+      return;
+    }
+    // One round trip for both: a query without parameters goes as one simple query, which may hold several
+    // statements.
+    await connection.executeQuery(CompiledQuery.raw(`begin; ${lock}`));
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
