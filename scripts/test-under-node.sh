@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Runs tests again under another Node.js release, given as its exact version, in one of these scopes:
 #
-#   bash scripts/test-under-node.sh 24.21.0 runtime   (`pnpm test:full` under 22.23.3)
+#   bash scripts/test-under-node.sh 24.21.0 runtime          (`pnpm test:full` under 22.23.3)
 #   bash scripts/test-under-node.sh 24.21.0 server-suite     (`pnpm test:full` under 24, on PostgreSQL)
 #   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same)
 #
-# `runtime` is `runtime-packages`, `runtime-server` and `runtime-contract`. `runtime-packages` is what mostly
-# waits on pnpm, npm and tsc: the client's tests (its packed-package test) and the conformance package's
-# packing test (the tool packed, installed and run); `runtime-server` the server's files of the set;
-# `runtime-contract` the conformance files of the set, which go through running servers. `pnpm test`
+# `runtime` is `runtime-packages` and `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
+# npm and tsc: the client's tests (its packed-package test) and the conformance package's packing test (the
+# tool packed, installed and run); `runtime-servers` is `runtime-server`, the server's files of the set, and
+# `runtime-contract`, the conformance files of the set, which go through running servers. `pnpm test`
 # (scripts/test.sh) runs the first beside the server's tests, the second after the server's tests and the
 # third beside the contract files on PostgreSQL.
 #
@@ -36,7 +36,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage='test-under-node.sh NODE_VERSION fetch|runtime|runtime-packages|runtime-server|runtime-contract|server-suite|contract-suite'
+usage='test-under-node.sh NODE_VERSION fetch|runtime|runtime-packages|runtime-server|runtime-contract|runtime-servers|server-suite|contract-suite'
 version=${1:?usage: $usage (for example 24.21.0 runtime)}
 scope=${2:?usage: $usage}
 platform=$(node -p 'process.platform === "win32" ? "win" : process.platform')
@@ -107,6 +107,7 @@ case "$scope" in
   runtime-packages) run_runtime_packages ;;
   runtime-server) run_runtime_server ;;
   runtime-contract) run_runtime_contract ;;
+  runtime-servers) run_runtime_server && run_runtime_contract ;;
   server-suite) run_server_suite ;;
   contract-suite) run_contract_suite ;;
   *)
