@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGeneratorName, measureInTurn, medianRate } from './load.js';
+import { loadGeneratorName, measureInTurn, medianCpu, medianRate } from './load.js';
 import {
   BENCH_TOKEN,
   runFinishedPipelines,
@@ -103,7 +103,7 @@ console.log(
 );
 const results = await measureInTurn(
   generator,
-  servers.map((server) => ({ url: `${server.origin}${path}`, headers })),
+  servers.map((server) => ({ url: `${server.origin}${path}`, headers, pid: server.child.pid })),
   { rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: SECONDS },
 );
 for (const [index, server] of servers.entries()) {
@@ -113,7 +113,7 @@ for (const [index, server] of servers.entries()) {
   const rate = medianRate(sideResults);
   const runs = sideResults.map((result) => result.requestsPerSecond.toFixed(0)).join(' ');
   console.log(
-    `  ${server.name.padEnd(16)} median ${rate.toFixed(0).padStart(6)} req/s  ${(1e6 / rate).toFixed(1).padStart(6)} us/request   (${runs})`,
+    `  ${server.name.padEnd(16)} median ${rate.toFixed(0).padStart(6)} req/s  ${(1e6 / rate).toFixed(1).padStart(6)} us/request  server CPU ${medianCpu(sideResults).toFixed(0).padStart(4)} us/request   (${runs})`,
   );
   await stop(server.child);
   await rm(server.dataDir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import {
   wantsHelp,
 } from './config.js';
 import { writeConformanceConfig } from './conformanceConfig.js';
+import { batchedLines } from './core/http/accessLog.js';
 import { keepConnectionsAlive } from './core/http/connections.js';
 import { instanceSettings } from './core/instance.js';
 import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
@@ -38,6 +39,8 @@ if (cluster.isPrimary && config.workers > 1) {
 /** Builds the app and listens; a worker exits when told to or when its primary is gone. */
 async function serve(runJobs: boolean): Promise<void> {
   const { createApp } = await import('./app.js');
+  const accessLogLines = config.accessLog ? batchedLines((chunk) => process.stdout.write(chunk)) : undefined;
+  if (accessLogLines) process.on('exit', accessLogLines.flush);
   const server = await createApp({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
@@ -46,7 +49,7 @@ async function serve(runJobs: boolean): Promise<void> {
     storageNames: config.storageNames,
     runJobs,
     externalUrl: `http://${config.host}:${config.port}`,
-    accessLog: config.accessLog ? (line) => process.stdout.write(line) : undefined,
+    accessLog: accessLogLines?.write,
   });
   const listener = server.app.listen(config.port, config.host, () => {
     const address = listener.address();

@@ -1,6 +1,6 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessLog, accessLogLine, FILTERED, loggablePath } from './accessLog.js';
+import { accessLog, accessLogLine, batchedLines, FILTERED, loggablePath } from './accessLog.js';
 
 describe('loggablePath', () => {
   it('keeps a path without a query as it is', () => {
@@ -38,6 +38,11 @@ describe('accessLog middleware', () => {
   beforeAll(async () => {
     const app = express();
     app.use(accessLog((line) => lines.push(line)));
+    app.get('/slow', (_req, res) => {
+      setTimeout(() => {
+        if (!res.destroyed) res.json({ late: true });
+      }, 300);
+    });
     app.get('/ok', (_req, res) => {
       res.status(201).json({ ok: true });
     });
@@ -62,5 +67,44 @@ describe('accessLog middleware', () => {
     expect(lines[0]).toMatch(/^\S+Z GET \/ok\?private_token=\[FILTERED\] 201 \d+\.\dms\n$/);
     expect(lines[0]).not.toContain('secret-value');
     expect(lines[1]).toMatch(/ GET \/missing 404 /);
+  });
+
+  it('writes 499 for a request whose client went away before the answer, once', async () => {
+    lines.length = 0;
+    const controller = new AbortController();
+    const request = fetch(`${origin}/slow`, { signal: controller.signal }).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await request;
+    for (let i = 0; i < 100 && lines.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/ GET \/slow 499 /);
+  });
+});
+
+describe('batchedLines', () => {
+  it('writes the lines of one turn of the event loop in one chunk, in order, after the turn', async () => {
+    const chunks: string[] = [];
+    const lines = batchedLines((chunk) => chunks.push(chunk));
+    lines.write('a\n');
+    lines.write('b\n');
+    expect(chunks).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toEqual(['a\nb\n']);
+    lines.write('c\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toEqual(['a\nb\n', 'c\n']);
+  });
+
+  it('writes what is queued at once when flushed, and nothing twice', async () => {
+    const chunks: string[] = [];
+    const lines = batchedLines((chunk) => chunks.push(chunk));
+    lines.write('last\n');
+    lines.flush();
+    expect(chunks).toEqual(['last\n']);
+    await new Promise((resolve) => setImmediate(resolve));
+    lines.flush();
+    expect(chunks).toEqual(['last\n']);
   });
 });

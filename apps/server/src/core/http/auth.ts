@@ -9,7 +9,12 @@ import type { Db } from '../store/database.js';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 function queryValue(req: Request, name: string): string | undefined {
-  return new URL(req.originalUrl, 'http://x').searchParams.get(name) || undefined;
+  const url = req.originalUrl;
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return undefined;
+  const fragmentStart = url.indexOf('#', queryStart);
+  const query = url.slice(queryStart + 1, fragmentStart < 0 ? undefined : fragmentStart);
+  return new URLSearchParams(query).get(name) || undefined;
 }
 
 export function readToken(req: Request): string | undefined {

@@ -3,7 +3,6 @@
 import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { migrationProvider } from './migrations/index.js';
-import { openPostgres } from './postgresDatabase.js';
 import { openSqlite } from './sqliteDatabase.js';
 import type { Database } from './tables.js';
 
@@ -11,7 +10,11 @@ export type Db = Kysely<Database>;
 
 /** `databaseUrl`: a `postgres://` or `postgresql://` URL; without it, the SQLite file under `dataDir`. */
 export async function openDatabase(dataDir: string, databaseUrl?: string): Promise<Db> {
-  const { db, afterMigration } = databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir);
+  // The PostgreSQL driver (pg and its type parsers) is loaded only by a server that uses it: on SQLite its
+  // modules would only lengthen every start.
+  const { db, afterMigration } = databaseUrl
+    ? (await import('./postgresDatabase.js')).openPostgres(databaseUrl)
+    : openSqlite(dataDir);
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
