@@ -6,6 +6,10 @@
 // Left outside the bundle: the native SQLite drivers (loaded with require at run time) and the two workspace
 // packages that find their own files from their own location (@collab/spec, @collab/docs).
 //
+// Whitespace and syntax are minified (names are kept, so stack traces and profiles still name functions): a
+// third less text for Node.js to read and compile at every start. `node --enable-source-maps` maps the
+// positions back to the sources through dist/main.js.map.
+//
 // Usage: node scripts/bundle.mjs   (after tsc; from the server's folder)
 import { build } from 'esbuild';
 
@@ -17,6 +21,8 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
   external: ['better-sqlite3', 'better-sqlite3-napi', '@collab/spec', '@collab/docs'],
   // The CommonJS dependencies call `require` for Node's own modules; an ES module has no `require` of its own.
   banner: {

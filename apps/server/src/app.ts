@@ -205,6 +205,9 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     app,
     context,
     warmUp: async () => {
+      // Called once listening: the first requests of clients, which come at once after a start, are answered
+      // before the warm-up's first compilation.
+      requestsInFlight.markActivity();
       const whenIdle = () => requestsInFlight.whenIdle(WARM_UP_AFTER_QUIET_MILLISECONDS);
       await v4Api.warmUp(app, whenIdle);
       await scimApi.warmUp(app, whenIdle);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { toBoolean } from './booleans.js';
 import { allowedMethods } from './errors.js';
 import { indexReadings, readQueryString, readValue } from './grapeParameters.js';
+import { operationsOf } from './specDocument.js';
 
 const spec = {
   paths: {
@@ -63,7 +64,7 @@ const spec = {
   },
 };
 
-const index = indexReadings(spec, '/api');
+const index = indexReadings(spec, operationsOf(spec, '/api'));
 const get = index.get('GET /api/things/{thing_id}');
 const put = index.get('PUT /api/things/{thing_id}');
 

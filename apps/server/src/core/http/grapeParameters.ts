@@ -16,7 +16,7 @@ import { matchedOperation } from './matchedOperation.js';
 import { decodeComponent, queryPairs, topLevelName, withQuery } from './parameterCarriers.js';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
-import { isObject, type Json, operationsOf, resolve } from './specDocument.js';
+import { isObject, type Json, OperationIndex, type OperationOfDocument, resolve } from './specDocument.js';
 
 /** What a value is read as: the schema's one non-null type, or `any` where it allows several. */
 export type ValueReader =
@@ -111,9 +111,11 @@ function bodyReaderOf(spec: Json, operation: Json): ValueReader | undefined {
 }
 
 /** Every operation of the document by the key of its matched route (`METHOD /base/path/{template}`). */
-export function indexReadings(spec: Json, basePath = ''): Map<string, OperationReading> {
-  const index = new Map<string, OperationReading>();
-  for (const entry of operationsOf(spec, basePath)) {
+export function indexReadings(
+  spec: Json,
+  operations: readonly OperationOfDocument[],
+): OperationIndex<OperationReading> {
+  return new OperationIndex(operations, (entry) => {
     const query = new Map<string, QueryParameter>();
     const integerPath: string[] = [];
     for (const parameter of entry.parameters) {
@@ -123,9 +125,8 @@ export function indexReadings(spec: Json, basePath = ''): Map<string, OperationR
         query.set(parameter.name, { required: parameter.required === true, reader });
       if (parameter.in === 'path' && reader.kind === 'integer') integerPath.push(parameter.name);
     }
-    index.set(entry.key, { query, integerPath, body: bodyReaderOf(spec, entry.operation) });
-  }
-  return index;
+    return { query, integerPath, body: bodyReaderOf(spec, entry.operation) };
+  });
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -217,7 +218,7 @@ export function readQueryString(
  * The middleware: it runs after the route index matched the operation, multipart bodies were read and
  * parameterCarriers put every parameter where the operation declares it, before request validation.
  */
-export function grapeParameters(index: ReadonlyMap<string, OperationReading>): RequestHandler {
+export function grapeParameters(index: OperationIndex<OperationReading>): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     const matched = matchedOperation(req);
     const operation = matched === undefined ? undefined : index.get(matched.operation.key);

@@ -77,3 +77,21 @@ describe('idleGate', () => {
     expect(idle).toBe(true);
   });
 });
+
+describe('idleGate.markActivity', () => {
+  it('starts the quiet time over, as a request that has just ended would', async () => {
+    let clock = 0;
+    const gate = idleGate(() => clock);
+    clock = 10_000;
+    gate.markActivity();
+    let idle = false;
+    const waiting = gate.whenIdle(200).then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(idle).toBe(false);
+    clock = 10_200;
+    await waiting;
+    expect(idle).toBe(true);
+  });
+});

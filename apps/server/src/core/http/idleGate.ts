@@ -11,6 +11,8 @@ export interface IdleGate {
    * a turn of the event loop at least, so that a caller awaiting it in a loop lets requests in.
    */
   whenIdle(quietMilliseconds: number): Promise<void>;
+  /** Counts the quiet time from now, as if a request had just ended (a server that has just begun listening). */
+  markActivity(): void;
 }
 
 export function idleGate(now: () => number = () => performance.now()): IdleGate {
@@ -37,5 +39,8 @@ export function idleGate(now: () => number = () => performance.now()): IdleGate 
       await new Promise((resolve) => setTimeout(resolve, Math.max(quietMilliseconds - quietFor, 10)));
     }
   };
-  return { middleware, whenIdle };
+  const markActivity = (): void => {
+    lastActivity = now();
+  };
+  return { middleware, whenIdle, markActivity };
 }

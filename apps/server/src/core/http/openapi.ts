@@ -12,7 +12,14 @@ import type { AnyOperationHandler } from './operations.js';
 import { indexOperations, parameterCarriers } from './parameterCarriers.js';
 import { type IndexedOperation, RouteIndex } from './routeIndex.js';
 import { inSeries } from './series.js';
-import { isObject, type Json, operationsOf, resolve } from './specDocument.js';
+import {
+  isObject,
+  type Json,
+  OperationIndex,
+  type OperationOfDocument,
+  operationsOf,
+  resolve,
+} from './specDocument.js';
 import { warmUpOperation } from './warmUp.js';
 
 export function loadBundledSpec(): Json {
@@ -189,10 +196,11 @@ export function operationsApi(options: ApiOptions): OperationsApi {
   const spec = options.apiSpec;
   const basePath = basePathOf(spec);
   const index = new RouteIndex(spec, basePath);
-  const carriers = parameterCarriers(indexOperations(spec, basePath));
-  const reading = grapeParameters(indexReadings(spec, basePath));
+  const operations = operationsOf(spec, basePath);
+  const carriers = parameterCarriers(indexOperations(spec, operations));
+  const reading = grapeParameters(indexReadings(spec, operations));
   const multipart = multipartBodies();
-  const limits = fieldLimitsOf(spec, basePath);
+  const limits = fieldLimitsOf(spec, operations);
   const validatorOfPath = new Map<string, RequestHandler>();
   for (const templates of validatorGroups(spec)) {
     const validate = lazyValidator(() =>
@@ -211,7 +219,6 @@ export function operationsApi(options: ApiOptions): OperationsApi {
     if (validate === undefined) throw new Error(`no validator for ${operation.template}`);
     steps.set(operation, inSeries([multipart, carriers, reading, validate, serve(handler)]));
   }
-  const noLimits: FieldLimits = new Map();
 
   const middleware: RequestHandler = (req, res, next) => {
     const path = req.path;
@@ -220,7 +227,7 @@ export function operationsApi(options: ApiOptions): OperationsApi {
     if (match === undefined) return next(new RouteError(404));
     if (match.kind === 'method') return next(new RouteError(405, { Allow: match.allow.join(', ') }));
     const { operation, params } = match;
-    rememberOperation(req, { operation, params, bodyLimits: limits.get(operation.key) ?? noLimits });
+    rememberOperation(req, { operation, params, bodyLimits: limits.get(operation.key) ?? new Map() });
     steps.get(operation)?.(req, res, next);
   };
 
@@ -257,17 +264,15 @@ function serve(handler: AnyOperationHandler): RequestHandler {
 }
 
 /** The `maxLength`/`minLength` of each operation's top-level body properties, by operation key. */
-function fieldLimitsOf(spec: Json, basePath: string): Map<string, FieldLimits> {
-  const byOperation = new Map<string, FieldLimits>();
-  for (const { key, operation } of operationsOf(spec, basePath)) {
-    const requestBody = resolve(spec, operation.requestBody);
-    if (!isObject(requestBody) || !isObject(requestBody.content)) continue;
+function fieldLimitsOf(spec: Json, operations: readonly OperationOfDocument[]): OperationIndex<FieldLimits> {
+  return new OperationIndex(operations, ({ operation }) => {
     const limits = new Map<string, { maxLength?: number; minLength?: number }>();
+    const requestBody = resolve(spec, operation.requestBody);
+    if (!isObject(requestBody) || !isObject(requestBody.content)) return limits;
     for (const media of Object.values(requestBody.content))
       if (isObject(media)) addLimits(spec, media.schema, limits, 0);
-    byOperation.set(key, limits);
-  }
-  return byOperation;
+    return limits;
+  });
 }
 
 function addLimits(

@@ -8,6 +8,7 @@ import { errorHandler } from './errors.js';
 import { operationsApi } from './openapi.js';
 import { indexOperations, serializeParameter, topLevelName } from './parameterCarriers.js';
 import { parseQueryOncePerRequest } from './queryParser.js';
+import { operationsOf } from './specDocument.js';
 
 const THING = {
   type: 'object',
@@ -90,7 +91,7 @@ function spec(): Record<string, unknown> {
 
 describe('indexOperations', () => {
   it('indexes every operation by method and base path, with its query names and body properties', () => {
-    const index = indexOperations(spec(), '/api');
+    const index = indexOperations(spec(), operationsOf(spec(), '/api'));
     expect([...index.keys()].sort()).toEqual([
       'DELETE /api/things/{id}',
       'GET /api/things',

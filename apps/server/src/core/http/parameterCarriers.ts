@@ -7,7 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { matchedRoute } from './matchedOperation.js';
 import { keepParsedQuery } from './queryParser.js';
 import { splitUrl } from './request.js';
-import { isObject, type Json, type OperationOfDocument, operationsOf, resolve } from './specDocument.js';
+import { isObject, type Json, OperationIndex, type OperationOfDocument, resolve } from './specDocument.js';
 
 /** What one operation declares: its query parameter names and the properties of its request body. */
 export interface OperationCarriers {
@@ -49,8 +49,11 @@ function carriersOf(spec: Json, { operation, parameters }: OperationOfDocument):
 }
 
 /** Every operation of the document by `METHOD /base/path/{template}` (the key of core/http's route index). */
-export function indexOperations(spec: Json, basePath = ''): Map<string, OperationCarriers> {
-  return new Map(operationsOf(spec, basePath).map((entry) => [entry.key, carriersOf(spec, entry)]));
+export function indexOperations(
+  spec: Json,
+  operations: readonly OperationOfDocument[],
+): OperationIndex<OperationCarriers> {
+  return new OperationIndex(operations, (entry) => carriersOf(spec, entry));
 }
 
 /** A query-string component decoded as the query parser decodes it; left as is when malformed. */
@@ -164,7 +167,7 @@ function bodyIntoQuery(req: Request, operation: OperationCarriers): void {
  * The middleware that puts every parameter where the operation declares it. It runs after the route index
  * matched the request's operation and multipart bodies were read, before request validation.
  */
-export function parameterCarriers(index: ReadonlyMap<string, OperationCarriers>): RequestHandler {
+export function parameterCarriers(index: OperationIndex<OperationCarriers>): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     const key = matchedRoute(req);
     const operation = key === undefined ? undefined : index.get(key);

@@ -53,3 +53,34 @@ export function operationsOf(spec: Json, basePath = ''): OperationOfDocument[] {
   }
   return found;
 }
+
+/**
+ * A value for each operation of a document, by key, worked out from the document the first time it is asked
+ * for: a start then pays only for the operations its first requests reach (the warm-up works out the rest).
+ * The document must not change afterwards (each validator instance is given its own copy).
+ */
+export class OperationIndex<V> {
+  private readonly operations: Map<string, OperationOfDocument>;
+  private readonly values = new Map<string, V>();
+
+  constructor(
+    operations: readonly OperationOfDocument[],
+    private readonly compute: (operation: OperationOfDocument) => V,
+  ) {
+    this.operations = new Map(operations.map((operation) => [operation.key, operation]));
+  }
+
+  keys(): IterableIterator<string> {
+    return this.operations.keys();
+  }
+
+  get(key: string): V | undefined {
+    const known = this.values.get(key);
+    if (known !== undefined) return known;
+    const operation = this.operations.get(key);
+    if (operation === undefined) return undefined;
+    const value = this.compute(operation);
+    this.values.set(key, value);
+    return value;
+  }
+}
