@@ -40,6 +40,19 @@ export async function getProjectMergeRequest() {
   // #endregion
 }
 
+/** Cancel the merge when the pipeline succeeds */
+export async function cancelMergeRequestAutoMerge() {
+  // #region cancelMergeRequestAutoMerge
+  const mergeRequest = await unwrap(
+    api.POST(
+      '/projects/{id}/merge_requests/{merge_request_iid}/cancel_merge_when_pipeline_succeeds',
+      { params: { path: { id: 'my-group/my-project', merge_request_iid: 7 } } },
+    ),
+  );
+  console.log(mergeRequest.merge_when_pipeline_succeeds); // false
+  // #endregion
+}
+
 /** Create a merge request */
 export async function createProjectMergeRequest() {
   // #region createProjectMergeRequest

@@ -131,7 +131,10 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
     externalUrl: options.externalUrl ?? 'http://127.0.0.1:3000',
   };
   for (const area of AREAS) area.registerJobs?.(context, areaOptions);
-  if (options.runJobs ?? true) await jobs.start();
+  if (options.runJobs ?? true) {
+    await jobs.start();
+    for (const area of AREAS) await area.atStart?.(context);
+  }
 
   const app = express();
   app.disable('x-powered-by');

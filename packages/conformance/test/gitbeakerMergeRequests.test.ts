@@ -1,7 +1,7 @@
 // gitbeaker (@gitbeaker/rest 43.8) against merge requests made, changed and merged through the API, called
 // as its documentation shows them: MergeRequests.create(projectId, sourceBranch, targetBranch, title,
 // options), MergeRequests.edit(projectId, iid, options) and MergeRequests.merge(projectId, iid, options)
-// (`accept` is the same call), with gitbeaker's camelCase options sent as a snake_case JSON body. The
+// (`accept` is the same call), MergeRequests.cancelOnPipelineSuccess(projectId, iid), with gitbeaker's camelCase options sent as a snake_case JSON body. The
 // branches and commits come through gitbeaker too (Branches.create, RepositoryFiles.create). Every response
 // of the API also goes through the suite's validating fetch.
 //
@@ -120,5 +120,32 @@ describe('MergeRequests', () => {
       ),
     );
     expect(reporter.status).toBe(401);
+  });
+
+  it('sets the merge for when the pipeline succeeds, and cancels it (cancelOnPipelineSuccess)', async () => {
+    const source = `gb-${RUN.toLowerCase()}-${++counter}`;
+    await as('developer').Branches.create(projectId, source, 'main');
+    // A job long enough (declared seconds, scaled on the local server) to cancel while it runs.
+    await as('developer').RepositoryFiles.create(
+      projectId,
+      '.collab-ci.yml',
+      source,
+      'slow:\n  script: sleep\n  duration: 800\n',
+      'A slow pipeline',
+    );
+    const { iid } = await as('developer').MergeRequests.create(projectId, source, 'main', `Auto ${RUN}`);
+    await as('developer').Pipelines.create(projectId, source);
+    const set = await as('developer').MergeRequests.merge(projectId, iid, {
+      mergeWhenPipelineSucceeds: true,
+    });
+    expect(set).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true });
+    const canceled = await as('developer').MergeRequests.cancelOnPipelineSuccess(projectId, iid);
+    expect(canceled).toMatchObject({
+      state: 'opened',
+      merge_when_pipeline_succeeds: false,
+      merge_user: null,
+    });
+    const again = await refusal(as('developer').MergeRequests.cancelOnPipelineSuccess(projectId, iid));
+    expect(again.status).toBe(405);
   });
 });

@@ -8,52 +8,28 @@
 // role, with a subgroup and a project of its own, and deletes it again: it tolerates a shared server. Without
 // `groupCreation` in the config, the tests that need it are skipped.
 import type { components } from '@collab/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTarget, RUN, type Target, type UserRole } from '../src/index.js';
-import { type Caller, callAs } from './callAs.js';
+import { describe, expect, it } from 'vitest';
+import type { UserRole } from '../src/index.js';
+import type { Caller } from './callAs.js';
+import { madeGroups } from './madeGroups.js';
 
 type Member = components['schemas']['Member'];
 
-let target: Target;
-let creator: UserRole;
-let skipped = false;
-/** The groups this file made, deleted at the end. */
-const made: number[] = [];
+const groups = madeGroups();
+const { call, fresh, idOf } = groups;
 
-beforeAll(async () => {
-  target = await openTarget();
-  const creation = target.config.fixtures.groupCreation;
-  skipped = creation === undefined;
-  creator = creation?.allowed ?? 'owner';
-});
-afterAll(async () => {
-  for (const id of made) await callAs(target, 'admin', `/groups/${id}`, { method: 'DELETE' });
-  await target.close();
-});
-
-let serial = 0;
-const fresh = (what: string) => `${what}-${RUN}-${++serial}`.toLowerCase();
-const idOf = (role: UserRole) => target.config.fixtures.users[role].id;
-
-const call = <T = unknown>(
-  caller: Caller,
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-  path: string,
-  json?: Record<string, unknown>,
-) => callAs<T>(target, caller, path, { method, json });
-
-/** A new private group of the creator, with a subgroup and a project in the group. */
+/** A new private group of the groups.creator, with a subgroup and a project in the group. */
 async function newSetting(): Promise<{ group: number; subgroup: number; project: number }> {
   const path = fresh('members');
-  const group = await call<{ id: number }>(creator, 'POST', '/groups', { name: path, path });
+  const group = await call<{ id: number }>(groups.creator, 'POST', '/groups', { name: path, path });
   expect(group.status, JSON.stringify(group.body)).toBe(201);
-  made.push(group.body.id);
-  const subgroup = await call<{ id: number }>(creator, 'POST', '/groups', {
+  groups.remember(group.body.id);
+  const subgroup = await call<{ id: number }>(groups.creator, 'POST', '/groups', {
     name: 'Sub',
     path: 'sub',
     parent_id: group.body.id,
   });
-  const project = await call<{ id: number }>(creator, 'POST', '/projects', {
+  const project = await call<{ id: number }>(groups.creator, 'POST', '/projects', {
     name: 'Work',
     namespace_id: group.body.id,
   });
@@ -71,34 +47,39 @@ const add = (
 
 describe('group members', () => {
   it('are added by the owners, with their level and last day, and answered as the Member entity', async (context) => {
-    if (skipped) context.skip();
+    if (groups.skipped) context.skip();
     const { group } = await newSetting();
     const base = `/groups/${group}`;
-    const added = await add(creator, base, 'developer', 30, { expires_at: '2099-12-31' });
+    const added = await add(groups.creator, base, 'developer', 30, { expires_at: '2099-12-31' });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body).toMatchObject({
       id: idOf('developer'),
-      username: target.config.fixtures.users.developer.username,
+      username: groups.target.config.fixtures.users.developer.username,
       access_level: 30,
       expires_at: '2099-12-31',
       membership_state: 'active',
     });
-    const read = await call<Member>(creator, 'GET', `${base}/members/${idOf('developer')}`);
+    const read = await call<Member>(groups.creator, 'GET', `${base}/members/${idOf('developer')}`);
     expect(read.body).toMatchObject({ access_level: 30, expires_at: '2099-12-31' });
     // By username, as gitbeaker and GitLab 16+ allow.
-    const byName = await call<Member>(creator, 'POST', `${base}/members`, {
-      username: target.config.fixtures.users.reporter.username,
+    const byName = await call<Member>(groups.creator, 'POST', `${base}/members`, {
+      username: groups.target.config.fixtures.users.reporter.username,
       access_level: 20,
     });
     expect(byName.status).toBe(201);
     expect(byName.body.id).toBe(idOf('reporter'));
 
-    expect((await add(creator, base, 'developer', 40)).status).toBe(409);
-    expect((await add(creator, base, 'developer', 40)).body).toEqual({ message: 'Member already exists' });
-    const nobody = await call(creator, 'POST', `${base}/members`, { user_id: 999999999, access_level: 30 });
+    expect((await add(groups.creator, base, 'developer', 40)).status).toBe(409);
+    expect((await add(groups.creator, base, 'developer', 40)).body).toEqual({
+      message: 'Member already exists',
+    });
+    const nobody = await call(groups.creator, 'POST', `${base}/members`, {
+      user_id: 999999999,
+      access_level: 30,
+    });
     expect(nobody.status).toBe(404);
     expect(nobody.body).toEqual({ message: '404 User Not Found' });
-    const past = await add(creator, base, 'guest', 10, { expires_at: '2000-01-01' });
+    const past = await add(groups.creator, base, 'guest', 10, { expires_at: '2000-01-01' });
     expect(past.status).toBe(400);
     expect(past.body).toEqual({ message: { expires_at: ['cannot be a date in the past'] } });
     for (const body of [
@@ -107,15 +88,17 @@ describe('group members', () => {
       { access_level: 10 },
       { user_id: idOf('guest'), username: 'guest', access_level: 10 },
     ])
-      expect((await call(creator, 'POST', `${base}/members`, body)).status, JSON.stringify(body)).toBe(400);
+      expect((await call(groups.creator, 'POST', `${base}/members`, body)).status, JSON.stringify(body)).toBe(
+        400,
+      );
   });
 
   it('are managed by owners only: 403 for members below, 404 for outsiders, 401 without a token', async (context) => {
-    if (skipped) context.skip();
+    if (groups.skipped) context.skip();
     const { group } = await newSetting();
     const base = `/groups/${group}`;
-    expect((await add(creator, base, 'maintainer', 40)).status).toBe(201);
-    expect((await add(creator, base, 'developer', 30)).status).toBe(201);
+    expect((await add(groups.creator, base, 'maintainer', 40)).status).toBe(201);
+    expect((await add(groups.creator, base, 'developer', 30)).status).toBe(201);
     expect((await add('maintainer', base, 'guest', 10)).status).toBe(403);
     expect((await add('developer', base, 'guest', 10)).status).toBe(403);
     expect((await add('outsider', base, 'guest', 10)).status).toBe(404);
@@ -126,43 +109,54 @@ describe('group members', () => {
       call(caller, 'PUT', `${base}/members/${idOf('developer')}`, { access_level: 20 });
     expect((await edit('maintainer')).status).toBe(403);
     expect((await edit('outsider')).status).toBe(404);
-    expect((await edit(creator)).status).toBe(200);
+    expect((await edit(groups.creator)).status).toBe(200);
     expect(
-      (await call(creator, 'PUT', `${base}/members/${idOf('outsider')}`, { access_level: 20 })).status,
+      (await call(groups.creator, 'PUT', `${base}/members/${idOf('outsider')}`, { access_level: 20 })).status,
     ).toBe(404);
     const remove = (caller: Caller) => call(caller, 'DELETE', `${base}/members/${idOf('guest')}`);
     expect((await remove('maintainer')).status).toBe(403);
     expect((await remove('developer')).status).toBe(403);
     expect((await remove('outsider')).status).toBe(404);
-    expect((await remove(creator)).status).toBe(204);
-    expect((await remove(creator)).status).toBe(404);
+    expect((await remove(groups.creator)).status).toBe(204);
+    expect((await remove(groups.creator)).status).toBe(404);
   });
 
   it('keep their last owner: demoting or removing them is refused until another owner is there', async (context) => {
-    if (skipped) context.skip();
+    if (groups.skipped) context.skip();
     const { group } = await newSetting();
     const base = `/groups/${group}`;
-    const me = idOf(creator);
-    expect((await call(creator, 'PUT', `${base}/members/${me}`, { access_level: 40 })).status).toBe(403);
-    expect((await call(creator, 'DELETE', `${base}/members/${me}`)).status).toBe(403);
+    const me = idOf(groups.creator);
+    expect((await call(groups.creator, 'PUT', `${base}/members/${me}`, { access_level: 40 })).status).toBe(
+      403,
+    );
+    expect((await call(groups.creator, 'DELETE', `${base}/members/${me}`)).status).toBe(403);
     expect((await call('admin', 'DELETE', `${base}/members/${me}`)).status).toBe(403);
-    expect((await add(creator, base, 'maintainer', 50)).status).toBe(201);
-    expect((await call(creator, 'PUT', `${base}/members/${me}`, { access_level: 40 })).status).toBe(200);
+    expect((await add(groups.creator, base, 'maintainer', 50)).status).toBe(201);
+    expect((await call(groups.creator, 'PUT', `${base}/members/${me}`, { access_level: 40 })).status).toBe(
+      200,
+    );
     // Now the maintainer (an owner here) is the last owner.
     expect((await call('maintainer', 'DELETE', `${base}/members/${idOf('maintainer')}`)).status).toBe(403);
   });
 
   it('may leave; a removal takes the memberships of subgroups and projects unless skip_subresources', async (context) => {
-    if (skipped) context.skip();
+    if (groups.skipped) context.skip();
     const { group, subgroup, project } = await newSetting();
     for (const base of [`/groups/${group}`, `/groups/${subgroup}`, `/projects/${project}`])
-      expect((await add(creator, base, 'developer', 30)).status, base).toBe(201);
+      expect((await add(groups.creator, base, 'developer', 30)).status, base).toBe(201);
     expect(
-      (await call(creator, 'DELETE', `/groups/${group}/members/${idOf('developer')}?skip_subresources=true`))
-        .status,
+      (
+        await call(
+          groups.creator,
+          'DELETE',
+          `/groups/${group}/members/${idOf('developer')}?skip_subresources=true`,
+        )
+      ).status,
     ).toBe(204);
-    expect((await call(creator, 'GET', `/groups/${subgroup}/members/${idOf('developer')}`)).status).toBe(200);
-    expect((await add(creator, `/groups/${group}`, 'developer', 30)).status).toBe(201);
+    expect(
+      (await call(groups.creator, 'GET', `/groups/${subgroup}/members/${idOf('developer')}`)).status,
+    ).toBe(200);
+    expect((await add(groups.creator, `/groups/${group}`, 'developer', 30)).status).toBe(201);
     // Leaving needs no right to manage members; it takes the subresources' memberships too.
     expect((await call('developer', 'DELETE', `/groups/${group}/members/${idOf('developer')}`)).status).toBe(
       204,
@@ -172,18 +166,18 @@ describe('group members', () => {
       `/groups/${subgroup}/members/${idOf('developer')}`,
       `/projects/${project}/members/${idOf('developer')}`,
     ])
-      expect((await call(creator, 'GET', path)).status, path).toBe(404);
+      expect((await call(groups.creator, 'GET', path)).status, path).toBe(404);
   });
 });
 
 describe('project members', () => {
   it('are managed by maintainers, never above their own level; the owner level by owners', async (context) => {
-    if (skipped) context.skip();
+    if (groups.skipped) context.skip();
     const { group, project } = await newSetting();
     const base = `/projects/${project}`;
     // The maintainer maintains the project through the group.
-    expect((await add(creator, `/groups/${group}`, 'maintainer', 40)).status).toBe(201);
-    expect((await add(creator, `/groups/${group}`, 'reporter', 20)).status).toBe(201);
+    expect((await add(groups.creator, `/groups/${group}`, 'maintainer', 40)).status).toBe(201);
+    expect((await add(groups.creator, `/groups/${group}`, 'reporter', 20)).status).toBe(201);
     const added = await add('maintainer', base, 'developer', 30);
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     expect(added.body).toMatchObject({ id: idOf('developer'), access_level: 30, expires_at: null });
@@ -192,7 +186,7 @@ describe('project members', () => {
     expect((await add('developer', base, 'guest', 10)).status).toBe(403);
     expect((await add('outsider', base, 'guest', 10)).status).toBe(404);
     expect((await add('anonymous', base, 'guest', 10)).status).toBe(401);
-    expect((await add(creator, base, 'guest', 50)).status).toBe(201);
+    expect((await add(groups.creator, base, 'guest', 50)).status).toBe(201);
     expect((await add('maintainer', base, 'developer', 30)).status).toBe(409);
 
     // Promoting to owner, changing or removing an owner: owners only.
@@ -210,23 +204,25 @@ describe('project members', () => {
     expect(promoted.status).toBe(200);
     expect(promoted.body).toMatchObject({ access_level: 40, expires_at: '2099-01-01' });
     expect(
-      (await call(creator, 'PUT', `${base}/members/${idOf('guest')}`, { access_level: 10 })).status,
+      (await call(groups.creator, 'PUT', `${base}/members/${idOf('guest')}`, { access_level: 10 })).status,
     ).toBe(200);
     expect((await call('maintainer', 'DELETE', `${base}/members/${idOf('guest')}`)).status).toBe(204);
-    const left = await call<Member[]>(creator, 'GET', `${base}/members`);
+    const left = await call<Member[]>(groups.creator, 'GET', `${base}/members`);
     expect(left.body.map((member) => member.id)).not.toContain(idOf('guest'));
   });
 
   it("keep a personal project's owner, even against an administrator", async (context) => {
-    if (skipped) context.skip();
-    const personal = await call<{ id: number }>(creator, 'POST', '/projects', { name: fresh('personal') });
+    if (groups.skipped) context.skip();
+    const personal = await call<{ id: number }>(groups.creator, 'POST', '/projects', {
+      name: fresh('personal'),
+    });
     expect(personal.status).toBe(201);
     const base = `/projects/${personal.body.id}`;
-    const me = idOf(creator);
-    expect((await call(creator, 'GET', `${base}/members/${me}`)).status).toBe(200);
+    const me = idOf(groups.creator);
+    expect((await call(groups.creator, 'GET', `${base}/members/${me}`)).status).toBe(200);
     expect((await call('admin', 'DELETE', `${base}/members/${me}`)).status).toBe(403);
     expect((await call('admin', 'PUT', `${base}/members/${me}`, { access_level: 40 })).status).toBe(403);
-    expect((await call(creator, 'DELETE', `${base}/members/${me}`)).status).toBe(403);
-    await call(creator, 'DELETE', base);
+    expect((await call(groups.creator, 'DELETE', `${base}/members/${me}`)).status).toBe(403);
+    await call(groups.creator, 'DELETE', base);
   });
 });

@@ -730,12 +730,53 @@ describe('refreshed when its branches move (GitLab RefreshService)', () => {
     });
     expect(listed.map((one) => one.sha)).toEqual([second]);
 
+    // GitLab's note of the push (SystemNotes::CommitService#add_commits).
+    const projectPath = (await send<Project>('developer', 'GET', `/projects/${project}`, 200))
+      .path_with_namespace;
+    expect(await systemNotes(project, mr.iid)).toEqual([
+      [
+        'added 1 commit',
+        `<ul><li>${second.slice(0, 8)} - Write r2.txt</li></ul>`,
+        `[Compare with previous version](/${projectPath}/-/merge_requests/${mr.iid}/diffs?start_sha=${first})`,
+      ].join('\n\n'),
+    ]);
+
     const stale = await send<ErrorBody>('developer', 'PUT', mergePath(mr.iid), 409, { json: { sha: first } });
     expect(stale.message).toBe(`SHA does not match HEAD of source branch: ${second}`);
     const merged = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
       json: { sha: pushed.sha },
     });
     expect(merged).toMatchObject({ state: 'merged', sha: second });
+  });
+
+  it('notes the commits a merge into its source branch brought, those the target had on one line', async () => {
+    const source = await branchWith(project, 'y.txt', 'y\n');
+    const before = (await branch(project, source)).commit.id;
+    const mr = await createMr(project, { source_branch: source });
+    // The target moves on; a branch from it, merged into the source, brings that commit and its own.
+    await commitFile(project, 'main', `m-${run}.txt`, 'm\n');
+    const onMain = (await branch(project, 'main')).commit.id;
+    const feature = await branchWith(project, `f-${run}.txt`, 'f\n');
+    const ownCommit = (await branch(project, feature)).commit.id;
+    const inner = await createMr(project, { source_branch: feature, target_branch: source });
+    const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(project, inner.iid)}/merge`, 200);
+    const mergeCommit = merged.merge_commit_sha ?? '';
+    const projectPath = (await send<Project>('developer', 'GET', `/projects/${project}`, 200))
+      .path_with_namespace;
+    const [note, ...others] = await systemNotes(project, mr.iid);
+    expect(others).toEqual([]);
+    const [heading, list, link] = (note ?? '').split('\n\n');
+    expect(heading).toBe('added 3 commits');
+    // GitLab escapes the titles (content_tag): the merge commit's quotes too.
+    expect(list).toMatch(/^<ul>(<li>[^<]*(<code>[^<]*<\/code>)?<\/li>){3}<\/ul>$/);
+    expect(list).toContain(`<li>${onMain.slice(0, 8)} - 1 commit from branch <code>main</code></li>`);
+    expect(list).toContain(`<li>${ownCommit.slice(0, 8)} - Write f-${run}.txt</li>`);
+    expect(list).toContain(
+      `<li>${mergeCommit.slice(0, 8)} - Merge branch &#39;${feature}&#39; into &#39;${source}&#39;</li>`,
+    );
+    expect(link).toBe(
+      `[Compare with previous version](/${projectPath}/-/merge_requests/${mr.iid}/diffs?start_sha=${before})`,
+    );
   });
 
   it('checks the mergeability again after a commit on the target branch', async () => {
@@ -855,6 +896,23 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(seen?.head_pipeline).toMatchObject({ id: passed.id, status: 'success', sha: head });
+    // In the shape of a pipeline's own read (GitLab's Entities::Ci::Pipeline), the deprecated `pipeline`
+    // in PipelineBasic's.
+    const read = await send<Pipeline>('developer', 'GET', `/projects/${own}/pipelines/${passed.id}`, 200);
+    expect(seen?.head_pipeline).toEqual(read);
+    expect(read).toMatchObject({ user: { id: users.developer.id }, detailed_status: { group: 'success' } });
+    expect(seen?.pipeline).toEqual({
+      id: read.id,
+      iid: read.iid,
+      project_id: read.project_id,
+      source: read.source,
+      status: read.status,
+      ref: read.ref,
+      sha: read.sha,
+      web_url: read.web_url,
+      created_at: read.created_at,
+      updated_at: read.updated_at,
+    });
     const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(own, mr.iid)}/merge`, 200);
     expect(merged).toMatchObject({ state: 'merged', sha: head });
   }, 120_000);
@@ -872,6 +930,11 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect(set.merge_user?.id).toBe(users.developer.id);
     expect(set.head_pipeline?.id).toBe(pipeline.id);
     expect(['created', 'pending', 'running']).toContain(set.head_pipeline?.status);
+    const enabled = `enabled an automatic merge when the pipeline for ${mr.sha} succeeds`;
+    expect(await systemNotes(project, mr.iid)).toEqual([enabled]);
+    // Set again: noted once.
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    expect(await systemNotes(project, mr.iid)).toEqual([enabled]);
 
     expect((await finished(pipeline.id)).status).toBe('success');
     const merged = await until(mr.iid, (one) => one.state === 'merged');
@@ -879,6 +942,7 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect(merged.merged_by?.id).toBe(users.developer.id);
     expect((await branch(project, 'main')).commit.id).toBe(merged.merge_commit_sha);
     await send('developer', 'GET', `/projects/${project}/repository/branches/${enc(source)}`, 404);
+    expect(await systemNotes(project, mr.iid)).toEqual([enabled, 'merged']);
   }, 120_000);
 
   it('merges at once with auto_merge when the head pipeline already succeeded', async () => {
@@ -900,11 +964,110 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     const moved = await read(mr.iid);
     expect(moved).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: false, merge_user: null });
     expect(moved.merge_error).toMatch(/source branch was updated/);
+    const notes = await systemNotes(project, mr.iid);
+    expect(notes.slice(0, 2)).toEqual([
+      `enabled an automatic merge when the pipeline for ${mr.sha} succeeds`,
+      'aborted the automatic merge because source branch was updated',
+    ]);
+    expect(notes[2]).toMatch(
+      new RegExp(`^added 1 commit\n\n<ul><li>${moved.sha?.slice(0, 8)} - Write later.txt</li></ul>`),
+    );
     expect(moved.head_pipeline).toBeNull();
     expect((await finished(pipeline.id)).status).toBe('success');
     // The old head's pipeline succeeding merges nothing.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect((await read(mr.iid)).state).toBe('opened');
+  }, 120_000);
+
+  it('aborts the automatic merge when the merge request is closed', async () => {
+    const source = await branchWith(project, CI_FILE, SLOW);
+    const mr = await createMr(project, { source_branch: source });
+    const pipeline = await startPipeline(source);
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    const closed = await send<MergeRequest>('developer', 'PUT', oneOf(project, mr.iid), 200, {
+      json: { state_event: 'close' },
+    });
+    expect(closed).toMatchObject({ state: 'closed', merge_when_pipeline_succeeds: false, merge_user: null });
+    expect(await systemNotes(project, mr.iid)).toEqual([
+      `enabled an automatic merge when the pipeline for ${mr.sha} succeeds`,
+      'closed',
+      'aborted the automatic merge because merge request was closed',
+    ]);
+    // Reopened, it stays without one: the pipeline's success merges nothing.
+    await send('developer', 'PUT', oneOf(project, mr.iid), 200, { json: { state_event: 'reopen' } });
+    expect((await finished(pipeline.id)).status).toBe('success');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await read(mr.iid)).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: false });
+  }, 120_000);
+
+  it('cancels the automatic merge on request: those who may merge or the author (the role matrix)', async () => {
+    const source = await branchWith(project, CI_FILE, SLOW);
+    const mr = await createMr(project, { source_branch: source });
+    const pipeline = await startPipeline(source);
+    const cancel = `${oneOf(project, mr.iid)}/cancel_merge_when_pipeline_succeeds`;
+    // Nothing to cancel yet.
+    await send('maintainer', 'POST', cancel, 405);
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    for (const [caller, status] of [
+      ['anonymous', 401],
+      ['invalid', 401],
+      ['outsider', 401],
+      ['guest', 401],
+      ['reporter', 401],
+      ['developerReadRepository', 403],
+    ] as const)
+      await send(caller, 'POST', cancel, status);
+    await send('maintainer', 'POST', `${oneOf(project, 999_999)}/cancel_merge_when_pipeline_succeeds`, 404);
+    const canceled = await send<MergeRequest>('maintainer', 'POST', cancel, 201);
+    expect(canceled).toMatchObject({
+      state: 'opened',
+      merge_when_pipeline_succeeds: false,
+      merge_user: null,
+    });
+    await send('maintainer', 'POST', cancel, 405);
+    expect(await systemNotes(project, mr.iid)).toEqual([
+      `enabled an automatic merge when the pipeline for ${mr.sha} succeeds`,
+      'canceled the automatic merge',
+    ]);
+    // The author (the developer here) may cancel too.
+    await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
+    await send('developer', 'POST', cancel, 201);
+    expect((await finished(pipeline.id)).status).toBe('success');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await read(mr.iid)).state).toBe('opened');
+  }, 120_000);
+
+  it('merges on a skipped head pipeline only where allow_merge_on_skipped_pipeline says so', async () => {
+    const own = await newProject({ only_allow_merge_if_pipeline_succeeds: true });
+    const settings = await send<Project>('owner', 'GET', `/projects/${own}`, 200);
+    expect(settings).toMatchObject({
+      only_allow_merge_if_pipeline_succeeds: true,
+      allow_merge_on_skipped_pipeline: false,
+    });
+    const source = await branchWith(own, CI_FILE, 'skip:\n  script: x\n  outcome: skipped\n');
+    const mr = await createMr(own, { source_branch: source });
+    const skipped = await send<Pipeline>('developer', 'POST', `/projects/${own}/pipeline`, 201, {
+      json: { ref: source },
+    });
+    for (let attempt = 0; attempt < 600; attempt += 1) {
+      const now = await send<Pipeline>('developer', 'GET', `/projects/${own}/pipelines/${skipped.id}`, 200);
+      if (now.status === 'skipped') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(
+      (await send<MergeRequest>('developer', 'GET', oneOf(own, mr.iid), 200)).head_pipeline?.status,
+    ).toBe('skipped');
+    await send('developer', 'PUT', `${oneOf(own, mr.iid)}/merge`, 405);
+    // A project setting: maintainers and owners change it, developers may not (403).
+    await send('developer', 'PUT', `/projects/${own}`, 403, {
+      json: { allow_merge_on_skipped_pipeline: true },
+    });
+    const changed = await send<Project>('maintainer', 'PUT', `/projects/${own}`, 200, {
+      json: { allow_merge_on_skipped_pipeline: true },
+    });
+    expect(changed.allow_merge_on_skipped_pipeline).toBe(true);
+    const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(own, mr.iid)}/merge`, 200);
+    expect(merged.state).toBe('merged');
   }, 120_000);
 });
 
@@ -948,32 +1111,35 @@ describe('a merge that crashed while the merge request was locked', () => {
   });
 
   it.skipIf(!againstSuiteServer())(
-    'is released by the next read or merge attempt: merged if git merged it, else merged now',
+    'is released at start, before any read: merged if git merged it, else opened again and mergeable',
     async () => {
       if (!local) throw new Error('no local server');
-      const project = enc(local.config.fixtures.publicProject);
-      const all = (
-        await callAs<MergeRequest[]>(local, 'maintainer', `/projects/${project}/merge_requests`, {
-          query: { state: 'locked' },
-        })
-      ).body;
-      const afterGit = all.find((mr) => mr.title === 'Crashed after git');
-      const beforeGit = all.find((mr) => mr.title === 'Crashed before git');
-      if (!afterGit || !beforeGit) throw new Error('the locked fixtures are missing');
+      const server = local;
+      const project = enc(server.config.fixtures.publicProject);
+      const listed = async (state: string) =>
+        (
+          await callAs<MergeRequest[]>(server, 'maintainer', `/projects/${project}/merge_requests`, {
+            query: { state, per_page: '100' },
+          })
+        ).body;
+      const crashed = (mrs: MergeRequest[]) => mrs.filter((mr) => mr.title.startsWith('Crashed '));
+      // Lists release nothing themselves (a single read or a merge attempt would): the start's sweep does.
+      for (let attempt = 0; attempt < 200 && crashed(await listed('locked')).length > 0; attempt += 1)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(crashed(await listed('locked'))).toEqual([]);
+      const afterGit = crashed(await listed('merged')).find((mr) => mr.title === 'Crashed after git');
+      const beforeGit = crashed(await listed('opened')).find((mr) => mr.title === 'Crashed before git');
+      // Git had merged it: merged, with the commit that brought its head.
+      expect(afterGit).toMatchObject({ state: 'merged', merge_commit_sha: afterGit?.sha });
+      if (!afterGit || !beforeGit) throw new Error('the crashed merge requests were not released');
 
       const mergePath = (iid: number) => `/projects/${project}/merge_requests/${iid}/merge`;
-      // Released by a read: git had merged it, so it is merged, with the commit that brought it.
-      const released = (
-        await callAs<MergeRequest>(local, 'maintainer', `/projects/${project}/merge_requests/${afterGit.iid}`)
-      ).body;
-      expect(released).toMatchObject({ state: 'merged', merge_commit_sha: afterGit.sha });
-      const already = await callAs<ErrorBody>(local, 'maintainer', mergePath(afterGit.iid), {
+      const already = await callAs<ErrorBody>(server, 'maintainer', mergePath(afterGit.iid), {
         method: 'PUT',
       });
       expect(already.status).toBe(405);
-      // Released by the merge attempt itself, which then merges it.
-
-      const merged = await callAs<MergeRequest>(local, 'maintainer', mergePath(beforeGit.iid), {
+      // Git had not merged it: open again, and a merge now merges it.
+      const merged = await callAs<MergeRequest>(server, 'maintainer', mergePath(beforeGit.iid), {
         method: 'PUT',
       });
       expect(merged.status).toBe(200);

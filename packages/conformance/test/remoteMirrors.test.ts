@@ -543,7 +543,9 @@ describe('pushing to a mirror', () => {
     // Someone pushes a branch of their own to the mirror.
     const work = join(await mkdtemp(join(tmpdir(), 'collab-mirror-work-')), 'work');
     scratchDirs.push(work);
-    await git(['clone', '--quiet', '--branch', 'main', remote.path, work]);
+    // Without a checkout: only the ref is pushed, and main may hold a path no file system takes (another
+    // file's over-long file path, when it ran before on the same server).
+    await git(['clone', '--quiet', '--no-checkout', '--branch', 'main', remote.path, work]);
     await git(['push', '--quiet', 'origin', 'main:refs/heads/only-on-mirror'], work);
 
     // keep_divergent_refs: the next update leaves it there.

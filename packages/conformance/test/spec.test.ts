@@ -77,6 +77,7 @@ describe('the bundled spec', () => {
       'createProjectMergeRequest',
       'updateProjectMergeRequest',
       'mergeProjectMergeRequest',
+      'cancelMergeRequestAutoMerge',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

@@ -606,31 +606,74 @@ describe('DELETE /users/:id', () => {
     expect((await write('admin', 'DELETE', `/users/${ghost.id}`)).status).toBe(403);
   });
 
-  it('with hard_delete removes the notes instead, and keeps the issue', async () => {
+  it("with hard_delete removes the user's issues and merge requests with what is on them, and the user's notes", async () => {
     const user = await makeUser();
     const token = await tokenOf(user.id);
     const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const member = await write('admin', 'POST', `/projects/${project}/members`, {
+      user_id: user.id,
+      access_level: 30,
+    });
+    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    // Someone else's issue, on which the user writes a note: the issue stays, the note goes.
+    const others = await callAs<{ iid: number }>(target, 'developer', `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Stays ${RUN}` },
+    });
+    const othersNotes = `/projects/${project}/issues/${others.body.iid}/notes`;
+    const note = await withToken<{ id: number }>(token, othersNotes, {
+      method: 'POST',
+      json: { body: `Gone ${RUN}` },
+    });
+    expect([others.status, note.status]).toEqual([201, 201]);
+    // The user's own issue and merge request go, with another user's note on the issue.
     const issue = await withToken<{ iid: number }>(token, `/projects/${project}/issues`, {
       method: 'POST',
       json: { title: `Hard delete ${RUN}` },
     });
-    const notePath = `/projects/${project}/issues/${issue.body.iid}/notes`;
-    const note = await withToken<{ id: number }>(token, notePath, {
+    const onIssue = await callAs<{ id: number }>(
+      target,
+      'developer',
+      `/projects/${project}/issues/${issue.body.iid}/notes`,
+      { method: 'POST', json: { body: `On a doomed issue ${RUN}` } },
+    );
+    const branch = `hard-delete-${RUN}`.toLowerCase();
+    const branched = await withToken(token, `/projects/${project}/repository/branches`, {
       method: 'POST',
-      json: { body: `Gone ${RUN}` },
+      json: { branch, ref: 'main' },
     });
-    expect(note.status).toBe(201);
+    const committed = await withToken(token, `/projects/${project}/repository/files/${branch}.txt`, {
+      method: 'POST',
+      json: { branch, content: 'doomed\n', commit_message: 'A change to propose' },
+    });
+    const mergeRequest = await withToken<{ iid: number }>(token, `/projects/${project}/merge_requests`, {
+      method: 'POST',
+      json: { source_branch: branch, target_branch: 'main', title: `Hard delete ${RUN}` },
+    });
+    expect([issue.status, onIssue.status, branched.status, committed.status, mergeRequest.status]).toEqual([
+      201, 201, 201, 201, 201,
+    ]);
+
     const deleted = await callAs(target, 'admin', `/users/${user.id}`, {
       method: 'DELETE',
       query: { hard_delete: 'true' },
     });
     expect(deleted.status).toBe(204);
-    expect((await get('developer', `${notePath}/${note.body.id}`)).status).toBe(404);
-    const kept = await get<{ author: { name: string } }>(
-      'developer',
+    expect((await get('developer', `${othersNotes}/${note.body.id}`)).status).toBe(404);
+    expect((await get('developer', `/projects/${project}/issues/${others.body.iid}`)).status).toBe(200);
+    for (const path of [
       `/projects/${project}/issues/${issue.body.iid}`,
-    );
-    expect(kept.body.author.name).toBe('Ghost User');
+      `/projects/${project}/issues/${issue.body.iid}/notes/${onIssue.body.id}`,
+      `/projects/${project}/merge_requests/${mergeRequest.body.iid}`,
+    ])
+      expect((await get('admin', path)).status, path).toBe(404);
+    const listed = await get<{ iid: number }[]>('admin', `/projects/${project}/merge_requests`, {
+      source_branch: branch,
+    });
+    expect(listed.body).toEqual([]);
+    expect(
+      (await write('admin', 'DELETE', `/projects/${project}/repository/branches/${branch}`)).status,
+    ).toBe(204);
   });
 
   it('is for administrators only (403/401), 404 for an unknown user', async () => {

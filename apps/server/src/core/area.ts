@@ -19,6 +19,11 @@ export interface Area {
   handlers(context: ServerContext): OperationHandlers;
   /** Registers the area's job handlers on the queue (areas without background work leave this out). */
   registerJobs?(context: ServerContext, options: AreaOptions): void;
+  /**
+   * Queues what the area does once at start, after a stop that may have left work half-done (areas without
+   * it leave this out). Run by the process that runs the jobs, once the queue has started.
+   */
+  atStart?(context: ServerContext): Promise<void>;
   /** Loads the area's part of a fixtures file (areas without fixtures leave this out). */
   fixtures?: AreaFixtures;
 }

@@ -9,6 +9,7 @@ import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database } from '../../core/store/tables.js';
+import { deleteWhatHangsOn } from '../issuables/index.js';
 
 const OWNER = 50;
 
@@ -407,34 +408,10 @@ export async function deleteGroupRows(db: Db, groupIds: readonly number[]): Prom
       group_id: ids,
       ancestor_id: ids,
     };
-    // What hangs on an epic by type and ID (reactions, labels, assignees), then the rows naming an epic, a
-    // label or a group by column: table and column names from the schema, never from the request.
+    // What hangs on an epic by type and ID (reactions, labels, assignees, to-dos, notes), then the rows naming
+    // an epic, a label or a group by column: table and column names from the schema, never from the request.
     if (epics.length > 0) {
-      await trx
-        .deleteFrom('award_emoji')
-        .where('awardable_type', '=', 'Epic')
-        .where('awardable_id', 'in', epics)
-        .execute();
-      await trx
-        .deleteFrom('issuable_labels')
-        .where('issuable_type', '=', 'Epic')
-        .where('issuable_id', 'in', epics)
-        .execute();
-      await trx
-        .deleteFrom('issuable_users')
-        .where('issuable_type', '=', 'Epic')
-        .where('issuable_id', 'in', epics)
-        .execute();
-      await trx
-        .deleteFrom('todos')
-        .where('target_type', '=', 'Epic')
-        .where('target_id', 'in', epics)
-        .execute();
-      await trx
-        .deleteFrom('notes')
-        .where('noteable_type', '=', 'Epic')
-        .where('noteable_id', 'in', epics)
-        .execute();
+      await deleteWhatHangsOn(trx, 'Epic', epics);
       await trx.updateTable('epics').set({ parent_id: null }).where('parent_id', 'in', epics).execute();
     }
     for (const column of ['epic_id', 'label_id', 'group_id', 'ancestor_id'] as const) {

@@ -20,6 +20,7 @@ export {
 } from './present.js';
 export {
   activeUsers,
+  deleteWhatHangsOn,
   type IssuableRole,
   type IssuableType,
   type IssuableUser,

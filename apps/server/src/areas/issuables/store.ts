@@ -134,6 +134,41 @@ export async function replaceUsers(
     .execute();
 }
 
+/* Deleting issuables ----------------------------------------------------------------------------- */
+
+/**
+ * The rows that hang on an issuable or an epic by its type and ID (GitLab's polymorphic associations):
+ * reactions, labels, assignees and reviewers, to-dos (those about its notes name it too) and notes.
+ */
+const HANGING_ON_ISSUABLE = [
+  ['award_emoji', 'awardable_type', 'awardable_id'],
+  ['issuable_labels', 'issuable_type', 'issuable_id'],
+  ['issuable_users', 'issuable_type', 'issuable_id'],
+  ['todos', 'target_type', 'target_id'],
+  ['notes', 'noteable_type', 'noteable_id'],
+] as const;
+
+/** IDs per statement, well below the databases' limits on bound parameters. */
+const DELETE_CHUNK = 500;
+
+/**
+ * Deletes what hangs on these issuables or epics (in the caller's transaction); the issuables' own rows are
+ * the caller's to delete.
+ */
+export async function deleteWhatHangsOn(
+  db: Db,
+  type: IssuableType | 'Epic',
+  ids: readonly number[],
+): Promise<void> {
+  for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
+    const chunk = ids.slice(start, start + DELETE_CHUNK);
+    // Table and column names from the list above, never from the request.
+    for (const [table, typeColumn, idColumn] of HANGING_ON_ISSUABLE)
+      await sql`delete from ${sql.table(table)}
+        where ${sql.ref(typeColumn)} = ${type} and ${sql.ref(idColumn)} in (${sql.join(chunk)})`.execute(db);
+  }
+}
+
 /* Filters ---------------------------------------------------------------------------------------- */
 // Conditions on the issuable row of a list's query, which names its table `i` (`issues as i`,
 // `merge_requests as i`).

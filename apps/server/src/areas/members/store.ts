@@ -263,7 +263,7 @@ export function activeShares(
     .selectFrom('project_group_links')
     .select(['group_id', 'group_access'])
     .where('project_id', '=', projectId)
-    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>=', today)]))
+    .where(unexpiredMembership('project_group_links', today))
     .orderBy('id')
     .execute();
 }

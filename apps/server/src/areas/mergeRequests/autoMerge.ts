@@ -9,24 +9,21 @@ import { type Caller, toCallerUser } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { ApiError } from '../../core/http/errors.js';
+import { nowIso } from '../../core/store/database.js';
 import { activeUsers } from '../issuables/index.js';
-import { onPipelineStatusChange } from '../pipelines/index.js';
+import { findHeadPipelineRecord, findPipelineStatus, onPipelineStatusChange } from '../pipelines/index.js';
+import { mergeRequestWritten } from './events.js';
 import { type MergeParams, mergeNow } from './merge.js';
 import { mayMergeInto } from './service.js';
-import {
-  autoMergeCandidates,
-  headPipelineOf,
-  type MergeRequestRow,
-  pipelineById,
-  updateMergeRequestIn,
-} from './store.js';
+import { autoMergeCandidates, type MergeRequestRow, updateMergeRequestIn } from './store.js';
 
 const AUTO_MERGE_JOB = 'mergeRequests.autoMerge';
 
 export function registerAutoMerge(context: ServerContext): void {
   onPipelineStatusChange(context, async (pipelineId) => {
-    const pipeline = await pipelineById(context.db, pipelineId);
-    if (pipeline?.status === 'success') await context.jobs.enqueue(AUTO_MERGE_JOB, { pipelineId });
+    const pipeline = await findPipelineStatus(context.db, pipelineId);
+    if (pipeline?.status === 'success' && pipeline.tag === 0)
+      await context.jobs.enqueue(AUTO_MERGE_JOB, { pipelineId });
   });
   context.jobs.register(AUTO_MERGE_JOB, async (payload) => {
     const { pipelineId } = payload as { pipelineId: number };
@@ -35,24 +32,40 @@ export function registerAutoMerge(context: ServerContext): void {
 }
 
 async function mergeAfterPipeline(context: ServerContext, pipelineId: number): Promise<void> {
-  const pipeline = await pipelineById(context.db, pipelineId);
-  if (pipeline?.status !== 'success') return;
+  const pipeline = await findPipelineStatus(context.db, pipelineId);
+  if (pipeline?.status !== 'success' || pipeline.tag !== 0) return;
   for (const row of await autoMergeCandidates(context.db, pipeline.project_id, pipeline.ref, pipeline.sha)) {
     // Only the head pipeline decides: a newer one for the same commit may still be going.
-    const head = await headPipelineOf(context.db, row.project_id, row.source_branch, pipeline.sha);
+    const head = await findHeadPipelineRecord(context.db, row.project_id, row.source_branch, pipeline.sha);
     if (head?.id !== pipeline.id) continue;
     try {
       await mergeAsItsMergeUser(context, row);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      await updateMergeRequestIn(context.db, row.id, 'opened', {
-        merge_when_pipeline_succeeds: 0,
-        merge_params: null,
-        merge_error: `The automatic merge failed: ${error.message}`,
-        updated_at: row.updated_at,
-      });
+      await abortAutoMerge(context, row, error.message);
     }
   }
+}
+
+/** The automatic merge given up, with GitLab's note ("aborted the automatic merge because …"). */
+async function abortAutoMerge(context: ServerContext, row: MergeRequestRow, reason: string): Promise<void> {
+  await context.db.transaction().execute(async (trx) => {
+    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', {
+      merge_when_pipeline_succeeds: 0,
+      merge_params: null,
+      merge_error: `The automatic merge failed: ${reason}`,
+      updated_at: row.updated_at,
+    });
+    if (!mergeRequest) return;
+    await mergeRequestWritten(context, trx, {
+      action: 'update',
+      mergeRequest,
+      before: row,
+      userId: row.merge_user_id ?? row.author_id,
+      at: nowIso(),
+      autoMerge: { action: 'aborted', reason },
+    });
+  });
 }
 
 async function mergeAsItsMergeUser(context: ServerContext, row: MergeRequestRow): Promise<void> {

@@ -20,6 +20,46 @@ export interface MergeRequestChange {
   userId: number;
   /** When (ISO): the merge request's new `updated_at`. */
   at: string;
+  /** What happened to its automatic merge, if anything (GitLab's AutoMerge services and their notes). */
+  autoMerge?: AutoMergeChange;
+  /** The commits a push brought to its source branch (GitLab's RefreshService#notify_about_push). */
+  pushed?: PushedCommits;
+}
+
+/**
+ * An automatic merge set for when the pipeline of `sha` succeeds, aborted by the server (`reason` says why,
+ * in GitLab's words: `source branch was updated`, `merge request was closed`), or canceled by a user.
+ */
+export type AutoMergeChange =
+  | { action: 'enabled'; sha: string }
+  | { action: 'aborted'; reason: string }
+  | { action: 'canceled' };
+
+/** What closing a merge request does to its automatic merge (GitLab's CloseService#abort_auto_merge). */
+export const CLOSED_ABORTS_AUTO_MERGE: AutoMergeChange = {
+  action: 'aborted',
+  reason: 'merge request was closed',
+};
+
+/** A commit as the push's note lists it. */
+export interface PushedCommit {
+  id: string;
+  title: string;
+}
+
+/**
+ * The commits a push brought to a merge request's source branch, oldest first: `added` are new to the merge
+ * request, `existing` were on the target branch already (a merge of the target into the source brings them).
+ * `total` counts them all, more than the lists hold when the push was very long.
+ */
+export interface PushedCommits {
+  added: readonly PushedCommit[];
+  existing: readonly PushedCommit[];
+  total: number;
+  /** The source branch's head before the push. */
+  before: string;
+  /** The merge request's pages: `<origin-relative full path>/-/merge_requests/<iid>`. */
+  path: string;
 }
 
 export type MergeRequestWriteListener = (trx: Db, change: MergeRequestChange) => Promise<void>;

@@ -1,14 +1,16 @@
 // Merge locks a crashed merge left behind (GitLab's `locked` state and its StuckMergeJobsWorker). A merge
 // holds its merge request `locked` while it runs (merge.ts); a process that dies half-way leaves it so. A
 // lock older than MERGE_LOCK_TIMEOUT_MS (or without a time: taken before locks had one) is released by the
-// next merge attempt or single read of the merge request.
-import type { ProjectRow } from '../../core/access/access.js';
+// next merge attempt or single read of the merge request, and by a sweep queued at every start: a lock that
+// is not stale yet may belong to a merge another process is making, so the sweep comes back for it when it
+// would be.
+import { findProject, type ProjectRow } from '../../core/access/access.js';
 import type { ServerContext } from '../../core/context.js';
 import { commitThatMerged } from '../../core/git/merges.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { nowIso } from '../../core/store/database.js';
 import { mergeRequestEvent, mergeRequestWritten } from './events.js';
-import { type MergeRequestRow, updateMergeRequestIn } from './store.js';
+import { lockedMergeRequests, type MergeRequestRow, updateMergeRequestIn } from './store.js';
 import { makeMergeRequestTodos } from './todo.js';
 
 /** How long a merge may hold its merge request `locked` before the lock counts as left behind. */
@@ -72,4 +74,40 @@ export async function releaseStaleLock(
   if (!written) return row;
   await mergeRequestEvent(context, { action: 'merge', mergeRequest: written, before: row, userId, at });
   return written;
+}
+
+const LOCK_SWEEP_JOB = 'mergeRequests.releaseStaleLocks';
+/** Locks released per run of the sweep; a run that found more queues the next at once. */
+const SWEEP_BATCH = 100;
+
+export function registerLockSweep(context: ServerContext): void {
+  context.jobs.register(LOCK_SWEEP_JOB, () => sweepStaleLocks(context));
+}
+
+/** Queues the sweep (at start: every process that runs jobs, the queue keeps one waiting). */
+export function queueLockSweep(context: ServerContext): Promise<void> {
+  return context.jobs.enqueueUnlessWaiting(LOCK_SWEEP_JOB, {});
+}
+
+/**
+ * Releases the stale locks (releaseStaleLock) and, if a lock is left that is not stale yet, queues the sweep
+ * again for when it will be.
+ */
+async function sweepStaleLocks(context: ServerContext): Promise<void> {
+  const now = Date.now();
+  const locked = await lockedMergeRequests(context.db, SWEEP_BATCH);
+  let nextStaleAt: number | undefined;
+  let released = 0;
+  for (const row of locked) {
+    if (!lockIsStale(row, now)) {
+      const staleAt = Date.parse(row.merge_locked_at ?? '') + MERGE_LOCK_TIMEOUT_MS + 1000;
+      nextStaleAt = Math.min(nextStaleAt ?? staleAt, staleAt);
+      continue;
+    }
+    const project = await findProject(context.db, String(row.project_id));
+    if (project && (await releaseStaleLock(context, project, row)) !== row) released += 1;
+  }
+  if (locked.length === SWEEP_BATCH && released > 0) nextStaleAt = now;
+  if (nextStaleAt !== undefined)
+    await context.jobs.enqueue(LOCK_SWEEP_JOB, {}, { delayMs: Math.max(0, nextStaleAt - Date.now()) });
 }

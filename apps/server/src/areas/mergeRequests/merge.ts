@@ -26,6 +26,7 @@ import { ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { ApiError, unauthorized } from '../../core/http/errors.js';
 import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
+import { findHeadPipelineRecord } from '../pipelines/index.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { mergeRequestEvent, mergeRequestWritten } from './events.js';
 import { releaseStaleLock } from './locks.js';
@@ -33,9 +34,9 @@ import { diffColumns, mergeMethodOf } from './mergeability.js';
 import { isDraftTitle, type MergeRequest } from './present.js';
 import { mayMergeInto, presentFullMergeRequest } from './service.js';
 import {
-  headPipelineOf,
   lockForMerge,
   type MergeRequestRow,
+  NO_AUTO_MERGE,
   unlockAfterFailedMerge,
   updateMergeRequest,
   updateMergeRequestIn,
@@ -98,14 +99,17 @@ export async function mergeProjectMergeRequest(
 
   // The pipeline rules of lib/api/merge_requests.rb: with `merge_when_pipeline_succeeds` (or `auto_merge`)
   // a head pipeline still going sets the automatic merge and one that succeeded merges now; without it the
-  // project's `only_allow_merge_if_pipeline_succeeds` needs a head pipeline that succeeded. Else 405.
+  // project's `only_allow_merge_if_pipeline_succeeds` needs a head pipeline that succeeded, or was skipped
+  // where the project's `allow_merge_on_skipped_pipeline` says so (MergeRequest#mergeable_ci_state?). Else 405.
   const wantsAutoMerge = given.merge_when_pipeline_succeeds === true || given.auto_merge === true;
-  const pipeline = await headPipelineOf(context.db, access.project.id, row.source_branch, sourceHead);
+  const pipeline = await findHeadPipelineRecord(context.db, access.project.id, row.source_branch, sourceHead);
   const succeeded = pipeline?.status === 'success';
   const automatically = wantsAutoMerge && pipeline !== undefined && ACTIVE_PIPELINE.includes(pipeline.status);
+  const skippedAllowed =
+    pipeline?.status === 'skipped' && access.project.allow_merge_on_skipped_pipeline === 1;
   const immediately = wantsAutoMerge
     ? succeeded
-    : access.project.only_allow_merge_if_pipeline_succeeds !== 1 || succeeded;
+    : access.project.only_allow_merge_if_pipeline_succeeds !== 1 || succeeded || skippedAllowed;
   if (!automatically && !immediately) throw notAllowed();
 
   const written = automatically
@@ -150,12 +154,19 @@ async function setAutoMerge(
     mergeMethodOf(access.project),
   );
   if (!check.ok) throw refusal(check.reason);
+  // Set again, the parameters given now replace those kept; those not given stay (GitLab's
+  // AutoMerge::BaseService#update merges the compacted parameters into merge_params).
+  const previous: MergeParams =
+    row.merge_when_pipeline_succeeds === 1 && row.merge_params !== null
+      ? (JSON.parse(row.merge_params) as MergeParams)
+      : {};
   const kept: MergeParams = {
     sha: sourceHead,
-    squash: params.squash ?? null,
-    should_remove_source_branch: params.should_remove_source_branch ?? null,
-    merge_commit_message: params.merge_commit_message ?? null,
-    squash_commit_message: params.squash_commit_message ?? null,
+    squash: params.squash ?? previous.squash ?? null,
+    should_remove_source_branch:
+      params.should_remove_source_branch ?? previous.should_remove_source_branch ?? null,
+    merge_commit_message: params.merge_commit_message ?? previous.merge_commit_message ?? null,
+    squash_commit_message: params.squash_commit_message ?? previous.squash_commit_message ?? null,
   };
   const written = await context.db.transaction().execute(async (trx) => {
     const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', {
@@ -171,6 +182,8 @@ async function setAutoMerge(
       before: row,
       userId: user.id,
       at: mergeRequest.updated_at,
+      // Noted when it is set, not when a second request sets it again (saved_change_to_auto_merge_enabled?).
+      autoMerge: row.merge_when_pipeline_succeeds === 1 ? undefined : { action: 'enabled', sha: sourceHead },
     });
     return mergeRequest;
   });
@@ -293,4 +306,38 @@ async function removeSourceBranch(
   await context.repositoryEvents.changed(context.db, access.project.id, [
     { ref: `refs/heads/${branch}`, before: mergedHead, after: ZERO_SHA, userId: user.id },
   ]);
+}
+
+/**
+ * Cancels the automatic merge (GitLab's POST cancel_merge_when_pipeline_succeeds and AutoMerge cancel): by
+ * whoever may merge into the target branch or the author (`can_cancel_auto_merge?`, 401 otherwise), 405
+ * when none is set; GitLab's "canceled the automatic merge" note.
+ */
+export async function cancelAutoMerge(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+  origin: string,
+): Promise<MergeRequest> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  const { access, row } = await mergeRequestForWrite(context, caller, idOrPath, iid);
+  if (row.author_id !== user.id && !(await mayMergeInto(context, caller, access, row.target_branch)))
+    throw unauthorized();
+  if (row.merge_when_pipeline_succeeds !== 1) throw notAllowed();
+  const written = await context.db.transaction().execute(async (trx) => {
+    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', NO_AUTO_MERGE);
+    if (!mergeRequest) throw notAllowed();
+    await mergeRequestWritten(context, trx, {
+      action: 'update',
+      mergeRequest,
+      before: row,
+      userId: user.id,
+      at: mergeRequest.updated_at,
+      autoMerge: { action: 'canceled' },
+    });
+    return mergeRequest;
+  });
+  return presentFullMergeRequest(context, caller, access, written, origin);
 }

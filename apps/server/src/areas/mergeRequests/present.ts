@@ -12,7 +12,8 @@ import {
   usersById,
   usersOf,
 } from '../issuables/index.js';
-import { type MergeRequestPipelineRow, type MergeRequestRow, mergeRequestsById } from './store.js';
+import type { Pipeline } from '../pipelines/index.js';
+import { type MergeRequestRow, mergeRequestsById } from './store.js';
 
 export type MergeRequest = Schemas['MergeRequest'];
 
@@ -144,27 +145,18 @@ export interface MergeRequestDetails {
   subscribed: boolean;
   canMerge: boolean;
   firstContribution: boolean;
-  /** The newest pipeline of the source branch for `sha` (GitLab's head pipeline), if any. */
-  headPipeline: MergeRequestPipelineRow | undefined;
+  /** The newest pipeline of the source branch for `sha` (GitLab's head pipeline), null when none. */
+  headPipeline: Pipeline | null;
   /** Where the project's pages are: `<origin>/<full path>`. */
   projectUrl: string;
 }
 
 type PipelineBasic = Schemas['PipelineListItem'];
 
-function presentPipeline(row: MergeRequestPipelineRow, projectUrl: string): PipelineBasic {
-  return {
-    id: row.id,
-    iid: row.iid,
-    project_id: row.project_id,
-    source: row.source,
-    status: row.status as PipelineBasic['status'],
-    ref: row.ref,
-    sha: row.sha,
-    web_url: `${projectUrl}/-/pipelines/${row.id}`,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
+/** GitLab's PipelineBasic of a pipeline: the deprecated `pipeline` field shows the head pipeline so. */
+function basicOf(pipeline: Pipeline): PipelineBasic {
+  const { id, iid, project_id, source, status, ref, sha, web_url, created_at, updated_at } = pipeline;
+  return { id, iid, project_id, source, status, ref, sha, web_url, created_at, updated_at };
 }
 
 /** GitLab's diff_refs: the diff's base, head and start SHAs, null before its diff is made. */
@@ -186,8 +178,8 @@ export function withDetails(
     latest_build_started_at: null,
     latest_build_finished_at: null,
     first_deployed_to_production_at: null,
-    pipeline: details.headPipeline ? presentPipeline(details.headPipeline, details.projectUrl) : null,
-    head_pipeline: details.headPipeline ? presentPipeline(details.headPipeline, details.projectUrl) : null,
+    pipeline: details.headPipeline ? basicOf(details.headPipeline) : null,
+    head_pipeline: details.headPipeline,
     diff_refs: diffRefs(row),
     merge_error: row.merge_error,
     first_contribution: details.firstContribution,

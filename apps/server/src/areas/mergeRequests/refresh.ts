@@ -5,22 +5,30 @@
 //   (post_merge_manually_merged, the merge commit found on the branch), the others need their mergeability
 //   checked again (`unchecked`);
 // - moved, as a source: the open merge requests from it take the new head as `sha`, their diff (diff_refs,
-//   changes_count) and mergeability are to be worked out again, and an automatic merge set for an older
-//   head is cancelled (abort_auto_merges).
+//   changes_count) and mergeability are to be worked out again, an automatic merge set for an older head is
+//   aborted (abort_auto_merges) and the pushed commits are noted (notify_about_push: "added N commits").
 // Runs in the request that moved the branch, after the repository changed, so that the next read sees it; a
 // commit through the API spawns no git process here (its commits come with it).
 // The diff and mergeability are worked out when a merge request is next read alone (mergeability.ts), as
 // GitLab checks mergeability on read, not on push.
-import { findProject, type ProjectRow } from '../../core/access/access.js';
+import { findGroup, findProject, type ProjectRow } from '../../core/access/access.js';
 import type { ServerContext } from '../../core/context.js';
 import { commitThatMerged } from '../../core/git/merges.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { type RefChange, ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { nowIso } from '../../core/store/database.js';
-import { type MergeRequestAction, mergeRequestEvent, mergeRequestWritten } from './events.js';
+import {
+  type AutoMergeChange,
+  CLOSED_ABORTS_AUTO_MERGE,
+  type MergeRequestAction,
+  mergeRequestEvent,
+  mergeRequestWritten,
+  type PushedCommits,
+} from './events.js';
 import {
   type MergeRequestChanges,
   type MergeRequestRow,
+  NO_AUTO_MERGE,
   openMergeRequestsOfBranch,
   updateMergeRequestIn,
 } from './store.js';
@@ -59,6 +67,7 @@ async function writeChange(
   changes: MergeRequestChanges,
   action: MergeRequestAction,
   userId: number,
+  notes: { autoMerge?: AutoMergeChange; pushed?: PushedCommits } = {},
 ): Promise<void> {
   const written = await context.db.transaction().execute(async (trx) => {
     const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', changes);
@@ -79,6 +88,7 @@ async function writeChange(
       before: row,
       userId,
       at: mergeRequest.updated_at,
+      ...notes,
     });
     return mergeRequest;
   });
@@ -106,6 +116,7 @@ async function closeFromDeletedBranch(
       { state: 'closed', closed_at: nowIso(), closed_by_id: userId, ...NO_AUTO_MERGE },
       'close',
       userId,
+      row.merge_when_pipeline_succeeds === 1 ? { autoMerge: CLOSED_ABORTS_AUTO_MERGE } : {},
     );
 }
 
@@ -168,14 +179,57 @@ async function refreshTargets(
   }
 }
 
-/** The columns of a merge request without an automatic merge. */
-const NO_AUTO_MERGE = { merge_when_pipeline_succeeds: 0, merge_user_id: null, merge_params: null } as const;
-
 /** The `sha` an automatic merge was set for (GitLab's merge_params[:sha]), if any. */
 export function autoMergeSha(row: MergeRequestRow): string | null {
   if (row.merge_when_pipeline_succeeds !== 1 || row.merge_params === null) return null;
   const params = JSON.parse(row.merge_params) as { sha?: unknown };
   return typeof params.sha === 'string' ? params.sha : null;
+}
+
+/** At most this many commits of one push are listed in its note (all are counted). */
+const NOTED_COMMITS = 1000;
+
+/**
+ * The commits the change brought, as the note of a push lists them: those it carries (a commit through the
+ * API: new to the merge request), else git's `before..after`, split by whether the target branch had them.
+ * None for a new branch.
+ */
+async function pushedCommits(
+  context: ServerContext,
+  project: ProjectRow,
+  row: MergeRequestRow,
+  change: RefChange,
+): Promise<PushedCommits | undefined> {
+  if (change.before === ZERO_SHA) return undefined;
+  const namespace = await findGroup(context.db, String(project.namespace_id));
+  const path = `/${namespace?.full_path ?? ''}/${project.path}/-/merge_requests/${row.iid}`;
+  const commit = ({ id, title }: { id: string; title: string }) => ({ id, title });
+  if (change.commits)
+    return {
+      added: change.commits.slice(-NOTED_COMMITS).map(commit),
+      existing: [],
+      total: change.commits.length,
+      before: change.before,
+      path,
+    };
+  const repo = repositoryOf(context, project);
+  const { commits, total } = await repo.commitsInRange(change.after, change.before, NOTED_COMMITS);
+  if (total === 0) return undefined;
+  const fresh = await repo.git([
+    'rev-list',
+    change.after,
+    `^${change.before}`,
+    `^refs/heads/${row.target_branch}`,
+    '--',
+  ]);
+  const added = new Set(fresh.code === 0 ? fresh.stdout.toString('utf8').split('\n') : []);
+  return {
+    added: commits.filter((one) => added.has(one.id)).map(commit),
+    existing: commits.filter((one) => !added.has(one.id)).map(commit),
+    total,
+    before: change.before,
+    path,
+  };
 }
 
 async function refreshSources(
@@ -195,10 +249,14 @@ async function refreshSources(
       diff_start_sha: null,
       changes_count: null,
     };
-    if (row.merge_when_pipeline_succeeds === 1 && autoMergeSha(row) !== change.after)
+    const aborts = row.merge_when_pipeline_succeeds === 1 && autoMergeSha(row) !== change.after;
+    if (aborts)
       Object.assign(changes, NO_AUTO_MERGE, {
         merge_error: 'The automatic merge was cancelled: the source branch was updated.',
       });
-    await writeChange(context, project, row, changes, 'update', change.userId);
+    await writeChange(context, project, row, changes, 'update', change.userId, {
+      autoMerge: aborts ? { action: 'aborted', reason: 'source branch was updated' } : undefined,
+      pushed: await pushedCommits(context, project, row, change),
+    });
   }
 }

@@ -8,7 +8,7 @@ import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { integerPathParam, optionalQueryString, originOf, pathParam } from '../../core/http/request.js';
 import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/types.js';
 import { iidsQuery, integerQuery, labelsQuery, orderQuery } from '../issuables/index.js';
-import { mergeProjectMergeRequest } from './merge.js';
+import { cancelAutoMerge, mergeProjectMergeRequest } from './merge.js';
 import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
 import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
 import { createProjectMergeRequest, updateProjectMergeRequest } from './writes.js';
@@ -93,6 +93,17 @@ export function mergeRequestsHandlers(context: ServerContext): OperationHandlers
       originOf(req),
     );
     res.json(mergeRequest);
+  };
+
+  handlers.cancelMergeRequestAutoMerge = async (req, res) => {
+    const mergeRequest: ResponseBody<'cancelMergeRequestAutoMerge', 201> = await cancelAutoMerge(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'merge_request_iid'),
+      originOf(req),
+    );
+    res.status(201).json(mergeRequest);
   };
 
   return handlers;

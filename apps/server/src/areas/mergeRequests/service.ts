@@ -14,6 +14,7 @@ import { type Caller, requireScope } from '../../core/access/caller.js';
 import type { ServerContext } from '../../core/context.js';
 import { forbidden, notFound } from '../../core/http/errors.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
+import { findHeadPipelineRecord, presentPipeline } from '../pipelines/index.js';
 import { isAllowed, loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
 import { releaseStaleLock } from './locks.js';
 import { recheckMergeRequest } from './mergeability.js';
@@ -21,7 +22,6 @@ import { type MergeRequest, presentMergeRequests, withDetails } from './present.
 import {
   findMergeRequest,
   hasEarlierMergeRequest,
-  headPipelineOf,
   listMergeRequests,
   type MergeRequestFilters,
   type MergeRequestOrder,
@@ -120,14 +120,15 @@ export async function presentFullMergeRequest(
     (basic.author.id === userId ||
       basic.assignees.some((user) => user.id === userId) ||
       basic.reviewers.some((user) => user.id === userId));
+  const headPipeline =
+    row.sha === null
+      ? undefined
+      : await findHeadPipelineRecord(context.db, access.project.id, row.source_branch, row.sha);
   return withDetails(basic, row, {
     subscribed,
     canMerge: await canMerge(context, caller, access, row),
     firstContribution: !(await hasEarlierMergeRequest(context.db, row)),
-    headPipeline:
-      row.sha === null
-        ? undefined
-        : await headPipelineOf(context.db, access.project.id, row.source_branch, row.sha),
+    headPipeline: headPipeline ? presentPipeline(headPipeline, access, origin) : null,
     projectUrl: `${origin}/${projectFullPath(access)}`,
   });
 }

@@ -1,6 +1,13 @@
 // The merge requests area's queries: lists and reads, and the writes of creation, changes and merges.
 
-import type { Expression, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
+import {
+  type Expression,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Updateable,
+} from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { MergeRequestsTable } from '../../core/store/tables.js';
@@ -197,6 +204,29 @@ export function lockForMerge(db: Db, id: number, userId: number): Promise<MergeR
     .executeTakeFirst();
 }
 
+/** The columns of a merge request without an automatic merge. */
+export const NO_AUTO_MERGE = {
+  merge_when_pipeline_succeeds: 0,
+  merge_user_id: null,
+  merge_params: null,
+} as const;
+
+/** The merge requests held `locked` by a merge, oldest lock first (locks without a time first of all). */
+export function lockedMergeRequests(db: Db, limit: number): Promise<MergeRequestRow[]> {
+  return (
+    db
+      .selectFrom('merge_requests')
+      .selectAll()
+      .where('state', '=', 'locked')
+      // Locks without a time first on both databases (PostgreSQL sorts nulls last).
+      .orderBy(sql`merge_locked_at is not null`)
+      .orderBy('merge_locked_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  );
+}
+
 /** Back to `opened` after a merge that did not happen, with the merge user it had before the lock. */
 export async function unlockAfterFailedMerge(
   db: Db,
@@ -209,48 +239,6 @@ export async function unlockAfterFailedMerge(
     .where('id', '=', id)
     .where('state', '=', 'locked')
     .execute();
-}
-
-/** A pipeline as a merge request shows it (GitLab's PipelineBasic). */
-export interface MergeRequestPipelineRow {
-  id: number;
-  iid: number;
-  project_id: number;
-  source: string;
-  status: string;
-  ref: string;
-  sha: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** The newest pipeline of the branch for this commit (GitLab's head pipeline), if any. */
-export function headPipelineOf(
-  db: Db,
-  projectId: number,
-  branch: string,
-  sha: string,
-): Promise<MergeRequestPipelineRow | undefined> {
-  return db
-    .selectFrom('pipelines')
-    .select(['id', 'iid', 'project_id', 'source', 'status', 'ref', 'sha', 'created_at', 'updated_at'])
-    .where('project_id', '=', projectId)
-    .where('ref', '=', branch)
-    .where('sha', '=', sha)
-    .where('tag', '=', 0)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** The pipeline with this ID, if any. */
-export function pipelineById(db: Db, id: number): Promise<MergeRequestPipelineRow | undefined> {
-  return db
-    .selectFrom('pipelines')
-    .select(['id', 'iid', 'project_id', 'source', 'status', 'ref', 'sha', 'created_at', 'updated_at'])
-    .where('id', '=', id)
-    .where('tag', '=', 0)
-    .executeTakeFirst();
 }
 
 /** The open merge requests set to merge when the pipeline of `sha` on their source branch succeeds. */

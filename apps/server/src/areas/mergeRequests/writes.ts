@@ -28,7 +28,12 @@ import {
   usersOf,
 } from '../issuables/index.js';
 import { nextInternalId } from '../issues/index.js';
-import { type MergeRequestAction, mergeRequestEvent, mergeRequestWritten } from './events.js';
+import {
+  CLOSED_ABORTS_AUTO_MERGE,
+  type MergeRequestAction,
+  mergeRequestEvent,
+  mergeRequestWritten,
+} from './events.js';
 import { diffColumns, mergeStatusOf } from './mergeability.js';
 import type { MergeRequest } from './present.js';
 import { presentFullMergeRequest } from './service.js';
@@ -38,6 +43,7 @@ import {
   insertMergeRequest,
   type MergeRequestChanges,
   type MergeRequestRow,
+  NO_AUTO_MERGE,
   updateMergeRequest,
 } from './store.js';
 import { makeMergeRequestTodos } from './todo.js';
@@ -255,6 +261,8 @@ export async function updateProjectMergeRequest(
   if (given.state_event === 'close' && open) {
     action = 'close';
     Object.assign(changes, { state: 'closed', closed_at: new Date().toISOString(), closed_by_id: user.id });
+    // Closing aborts its automatic merge (GitLab's CloseService#abort_auto_merge).
+    if (row.merge_when_pipeline_succeeds === 1) Object.assign(changes, NO_AUTO_MERGE);
   }
   if (given.state_event === 'reopen' && row.state === 'closed') {
     // GitLab's `reopenable?`: the source branch must still exist; otherwise the state stays.
@@ -302,6 +310,8 @@ export async function updateProjectMergeRequest(
       before: row,
       userId: user.id,
       at: mergeRequest.updated_at,
+      autoMerge:
+        action === 'close' && row.merge_when_pipeline_succeeds === 1 ? CLOSED_ABORTS_AUTO_MERGE : undefined,
     });
     return mergeRequest;
   });

@@ -1,7 +1,10 @@
 // System notes: what the server writes about changes to an object (GitLab's SystemNoteService), in the
 // transaction of the change. Closing and reopening an issue, an epic or a merge request write "closed" and
 // "reopened", merging a merge request "merged" (SystemNoteService.change_status); a merge request's new
-// target branch "changed target branch from `a` to `b`" (SystemNoteService.change_branch). Label changes
+// target branch "changed target branch from `a` to `b`" (SystemNoteService.change_branch); its automatic
+// merge "enabled an automatic merge when the pipeline for <sha> succeeds", "aborted the automatic merge
+// because <reason>" and "canceled the automatic merge" (SystemNotes::MergeRequestsService); a push to its
+// source branch "added N commits" with the commits listed (SystemNotes::CommitService#add_commits). Label changes
 // are no notes: the seeds keep label notes out of this API, and GitLab records them as resource label events
 // (Issuable::CommonSystemNotesService#create_labels_note → ResourceEvents::ChangeLabelsService), which its
 // notes API does not list (it reads `noteable.notes`); only its web UI merges them into the discussion as
@@ -10,7 +13,13 @@ import type { ServerContext } from '../../core/context.js';
 import type { Db } from '../../core/store/database.js';
 import { onEpicStateChange } from '../epics/index.js';
 import { onIssueStateChange } from '../issues/index.js';
-import { type MergeRequestChange, onMergeRequestWrite } from '../mergeRequests/index.js';
+import {
+  type AutoMergeChange,
+  type MergeRequestChange,
+  onMergeRequestWrite,
+  type PushedCommit,
+  type PushedCommits,
+} from '../mergeRequests/index.js';
 import { insertNote } from './store.js';
 
 interface SystemNote {
@@ -44,7 +53,57 @@ const MERGE_REQUEST_STATUS_NOTES: Partial<Record<MergeRequestChange['action'], s
   merge: 'merged',
 };
 
-/** The system notes of a merge request write, in GitLab's order (the branch change before the status). */
+function autoMergeNote(change: AutoMergeChange): string {
+  if (change.action === 'enabled')
+    return `enabled an automatic merge when the pipeline for ${change.sha} succeeds`;
+  if (change.action === 'aborted') return `aborted the automatic merge because ${change.reason}`;
+  return 'canceled the automatic merge';
+}
+
+/** Rails' `content_tag` escaping of a commit title in the list. */
+function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+const shortId = (sha: string) => sha.slice(0, 8);
+const commitsText = (count: number) => `${count} commit${count === 1 ? '' : 's'}`;
+
+/**
+ * GitLab's note of a push to the source branch: "added N commits", the list (the commits that were on the
+ * target branch already in one line, then each new one), and the link comparing with the previous version.
+ */
+function pushedCommitsNote(pushed: PushedCommits, targetBranch: string): string {
+  const items: string[] = [];
+  const { existing } = pushed;
+  const first = existing[0];
+  const last = existing[existing.length - 1];
+  if (first && last) {
+    const ids = existing.length === 1 ? shortId(first.id) : `${shortId(pushed.before)}...${shortId(last.id)}`;
+    items.push(
+      `<li>${ids} - ${commitsText(existing.length)} from branch <code>${escapeHtml(targetBranch)}</code></li>`,
+    );
+  }
+  items.push(
+    ...pushed.added.map(
+      (commit: PushedCommit) => `<li>${shortId(commit.id)} - ${escapeHtml(commit.title)}</li>`,
+    ),
+  );
+  return [
+    `added ${commitsText(pushed.total)}`,
+    `<ul>${items.join('')}</ul>`,
+    `[Compare with previous version](${pushed.path}/diffs?start_sha=${pushed.before})`,
+  ].join('\n\n');
+}
+
+/**
+ * The system notes of a merge request write, in GitLab's order: the branch change, the status, the automatic
+ * merge (aborted after "closed"; before the commits of the push that aborted it), the pushed commits.
+ */
 function mergeRequestNoteBodies(change: MergeRequestChange): string[] {
   const bodies: string[] = [];
   const before = change.before?.target_branch;
@@ -53,6 +112,8 @@ function mergeRequestNoteBodies(change: MergeRequestChange): string[] {
     bodies.push(`changed target branch from \`${before}\` to \`${after}\``);
   const status = MERGE_REQUEST_STATUS_NOTES[change.action];
   if (status) bodies.push(status);
+  if (change.autoMerge) bodies.push(autoMergeNote(change.autoMerge));
+  if (change.pushed) bodies.push(pushedCommitsNote(change.pushed, after));
   return bodies;
 }
 

@@ -9,3 +9,7 @@ export const pipelinesArea: Area = {
   registerJobs: (context, options) => registerPipelineJobs(context, { timeScale: options.pipelineTimeScale }),
 };
 export { onPipelineStatusChange, type PipelineStatusListener } from './events.js';
+// What merge requests read of pipelines: the head pipeline of their source branch, presented as GitLab's
+// Ci::Pipeline entity, and a pipeline's status when it changes.
+export { type Pipeline, presentPipeline } from './service.js';
+export { findHeadPipelineRecord, findPipelineStatus, type PipelineRecord } from './store.js';

@@ -87,7 +87,8 @@ function queuedDuration(createdAt: string, startedAt: string | null): number | n
   return seconds === 0 || Number.isNaN(seconds) ? null : seconds;
 }
 
-function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: string): Pipeline {
+/** A pipeline as GitLab's Ci::Pipeline entity shows it (its single read, and a merge request's head pipeline). */
+export function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: string): Pipeline {
   const status = record.status as Pipeline['status'];
   return {
     id: record.id,

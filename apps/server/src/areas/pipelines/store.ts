@@ -86,6 +86,43 @@ export function findPipelineRecord(
     .executeTakeFirst();
 }
 
+/**
+ * The newest pipeline of a branch (not a tag) for a commit, with its triggering user: a merge request's head
+ * pipeline (GitLab's MergeRequest#head_pipeline), or undefined.
+ */
+export function findHeadPipelineRecord(
+  db: Db,
+  projectId: number,
+  branch: string,
+  sha: string,
+): Promise<PipelineRecord | undefined> {
+  return db
+    .selectFrom('pipelines as p')
+    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .select(pipelineColumns)
+    .where('p.project_id', '=', projectId)
+    .where('p.ref', '=', branch)
+    .where('p.sha', '=', sha)
+    .where('p.tag', '=', 0)
+    .orderBy('p.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Where a pipeline ran and how it stands: project, ref (branch or tag), commit and status; or undefined. */
+export function findPipelineStatus(
+  db: Db,
+  pipelineId: number,
+): Promise<
+  { id: number; project_id: number; ref: string; tag: number; sha: string; status: string } | undefined
+> {
+  return db
+    .selectFrom('pipelines')
+    .select(['id', 'project_id', 'ref', 'tag', 'sha', 'status'])
+    .where('id', '=', pipelineId)
+    .executeTakeFirst();
+}
+
 /** Adds a pipeline with its variables and jobs in one transaction; returns its ID. */
 export function insertPipeline(
   db: Db,

@@ -220,9 +220,12 @@ export async function importProject(
       context.storages.pathFor(project.repository_storage, project.id),
       project.default_branch,
     );
+  // The import as it is accepted (`scheduled`), read before its job is queued: once queued, the job may
+  // start before a later read (on PostgreSQL, where the job's queries and the request's interleave).
+  const accepted = await importStatusOf(context, project);
   const payload: ImportJobPayload = { projectId, correlationId };
   await context.jobs.enqueue(IMPORT_JOB, payload);
-  return importStatusOf(context, project);
+  return accepted;
 }
 
 /** GET /projects/:id/import. */

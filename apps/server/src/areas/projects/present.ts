@@ -5,6 +5,7 @@
 
 import type { ProjectRow } from '../../core/access/access.js';
 import type { Caller } from '../../core/access/caller.js';
+import { membershipCounts } from '../../core/access/membership.js';
 import type { ServerContext } from '../../core/context.js';
 import { repositoryReadCache } from '../../core/git/readCache.js';
 import { repositoryOf } from '../../core/git/repositories.js';
@@ -239,7 +240,7 @@ export async function presentFullProjects(
     const shareLevel = Math.max(
       0,
       ...projectShares
-        .filter((share) => share.expires_at === null || share.expires_at >= today)
+        .filter((share) => membershipCounts(share.expires_at, today))
         .map((share) => Math.min(groupLevels.get(share.group_id) ?? 0, share.group_access)),
     );
     const ownNamespaceLevel = namespace.kind === 'user' ? (groupLevels.get(namespace.id) ?? 0) : 0;
@@ -288,6 +289,7 @@ export async function presentFullProjects(
         expires_at: share.expires_at,
       })),
       only_allow_merge_if_pipeline_succeeds: row.only_allow_merge_if_pipeline_succeeds === 1,
+      allow_merge_on_skipped_pipeline: row.allow_merge_on_skipped_pipeline === 1,
       only_allow_merge_if_all_discussions_are_resolved:
         row.only_allow_merge_if_all_discussions_are_resolved === 1,
       remove_source_branch_after_merge: row.remove_source_branch_after_merge === 1,

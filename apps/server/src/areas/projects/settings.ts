@@ -25,6 +25,7 @@ export const FLAG_SETTINGS = [
   'public_jobs',
   'request_access_enabled',
   'only_allow_merge_if_pipeline_succeeds',
+  'allow_merge_on_skipped_pipeline',
   'only_allow_merge_if_all_discussions_are_resolved',
   'remove_source_branch_after_merge',
   'resolve_outdated_diff_discussions',

@@ -12,7 +12,8 @@ import {
   type Updateable,
 } from 'kysely';
 import type { ProjectRow } from '../../core/access/access.js';
-import { type Db, todayIso } from '../../core/store/database.js';
+import { unexpiredMembership } from '../../core/access/membership.js';
+import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database } from '../../core/store/tables.js';
@@ -102,7 +103,7 @@ function accessAtLeast(
           .select(sql.lit(1).as('one'))
           .whereRef('l.project_id', '=', 'p.id')
           .where('l.group_access', '>=', level)
-          .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>=', todayIso())]))
+          .where(unexpiredMembership('l'))
           .where(memberOfGroupChain(sql.ref('l.group_id'), viewer.userId, level)),
       ),
     );
@@ -180,7 +181,7 @@ function sharedWith(eb: Eb, groupIds: number[]): Condition {
       .select(sql.lit(1).as('one'))
       .whereRef('l.project_id', '=', 'p.id')
       .where('l.group_id', 'in', groupIds)
-      .where((w) => w.or([w('l.expires_at', 'is', null), w('l.expires_at', '>=', todayIso())])),
+      .where(unexpiredMembership('l')),
   );
 }
 

@@ -8,6 +8,7 @@ import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database, PersonalAccessTokensTable, UsersTable } from '../../core/store/tables.js';
+import { deleteWhatHangsOn } from '../issuables/index.js';
 
 type Reader = Db | Transaction<Database>;
 
@@ -266,8 +267,34 @@ export const KEPT_USER_REFERENCES: readonly (readonly [string, string])[] = [
 ];
 
 /**
+ * Deletes the issues and merge requests the user wrote, with what hangs on them (GitLab's User
+ * `has_many :issues, :merge_requests, dependent: :destroy`, which a hard deletion leaves to act).
+ */
+async function deleteAuthoredIssuables(trx: Transaction<Database>, userId: number): Promise<void> {
+  const issues = await trx.selectFrom('issues').select('id').where('author_id', '=', userId).execute();
+  await deleteWhatHangsOn(
+    trx,
+    'Issue',
+    issues.map((row) => row.id),
+  );
+  await trx.deleteFrom('issues').where('author_id', '=', userId).execute();
+  const mergeRequests = await trx
+    .selectFrom('merge_requests')
+    .select('id')
+    .where('author_id', '=', userId)
+    .execute();
+  await deleteWhatHangsOn(
+    trx,
+    'MergeRequest',
+    mergeRequests.map((row) => row.id),
+  );
+  await trx.deleteFrom('merge_requests').where('author_id', '=', userId).execute();
+}
+
+/**
  * Moves a user's contributions to the ghost user (GitLab's MigrateRecordsToGhostUserService); with
- * `hardDelete` the notes (with the to-dos about them) and award emoji are deleted instead. Award emoji the
+ * `hardDelete` the issues and merge requests the user wrote (with everything on them), the user's notes
+ * (with the to-dos about them) and award emoji are deleted instead. Award emoji the
  * ghost already gave on the same object are dropped (one emoji of a name per user and object).
  */
 export async function moveContributions(
@@ -276,6 +303,7 @@ export async function moveContributions(
   ghostId: number,
   hardDelete: boolean,
 ): Promise<void> {
+  if (hardDelete) await deleteAuthoredIssuables(trx, userId);
   for (const [table, column] of CONTRIBUTIONS)
     await trx
       .updateTable(table)

@@ -7,7 +7,7 @@ import { CachedUntilDatabaseChange } from '../store/databaseVersion.js';
 import type { GroupsTable, ProjectsTable } from '../store/tables.js';
 import { type Caller, requireScope, requireUser, type ScopeNeed } from './caller.js';
 import { inMemberHierarchy } from './groupHierarchy.js';
-import { unexpiredMembership } from './membership.js';
+import { membershipCounts, unexpiredMembership } from './membership.js';
 
 export const AccessLevel = {
   NO_ACCESS: 0,
@@ -97,7 +97,7 @@ export async function projectAccessLevel(
     .execute();
   const today = todayIso();
   for (const link of links) {
-    if (link.expires_at && link.expires_at < today) continue;
+    if (!membershipCounts(link.expires_at, today)) continue;
     const linkChain = await groupChain(db, link.group_id);
     const linkLevel = await memberLevel(
       db,

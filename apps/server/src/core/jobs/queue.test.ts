@@ -82,9 +82,10 @@ describe('JobQueue', () => {
 
   it('never takes a live process its running job, and runs again a dead process job once its lease is over', async () => {
     const runs = new Map<number, number>();
-    // A job that runs for four leases: its queue keeps touching it, so the other queue must leave it alone.
-    const first = await queueOnOwnConnection(runs, { leaseMs: 200, jobMs: 800 });
-    const second = await queueOnOwnConnection(runs, { leaseMs: 200 });
+    // A job that runs for three leases: its queue keeps touching it (every quarter lease), so the other queue
+    // must leave it alone. The lease is long enough that a loaded machine's pauses never let a touch come late.
+    const first = await queueOnOwnConnection(runs, { leaseMs: 800, jobMs: 2_400 });
+    const second = await queueOnOwnConnection(runs, { leaseMs: 800 });
     await first.enqueue('count', { n: 1 });
     await first.start();
     await vi.waitFor(() => expect(runs.get(1)).toBe(1));
@@ -110,8 +111,8 @@ describe('JobQueue', () => {
       .execute();
     const startedAt = Date.now();
     await vi.waitFor(() => expect(runs.get(2)).toBe(1), { timeout: 5_000, interval: 10 });
-    // Not before the lease (200 ms from the kill) was over.
-    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(40);
+    // Not before the lease (800 ms from the kill) was over.
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(600);
     await Promise.all([first.idle(), second.idle()]);
     await Promise.all([first.stop(), second.stop()]);
     expect(Object.fromEntries(runs)).toEqual({ 1: 1, 2: 1 });

@@ -14,6 +14,8 @@ import { refreshDatabaseVersion } from '../store/databaseVersion.js';
 import type { JobsTable } from '../store/tables.js';
 
 export type JobRow = Omit<JobsTable, 'id'> & { id: number };
+/** How many due jobs one query of the queue finds. */
+const DUE_JOBS_BATCH = 10;
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
 
 export interface JobQueueOptions {
@@ -181,42 +183,56 @@ export class JobQueue {
   private async runDueJobs(): Promise<void> {
     if (Date.now() >= this.nextRecoveryAt) await this.recoverAbandonedJobs();
     while (!this.stopped) {
-      const job = await this.db
+      // The due jobs a batch at a time, in order: one query finds the work a burst queued (a commit queues
+      // several jobs), each claimed on its own. Jobs queued meanwhile are found by the next batch.
+      const due = await this.db
         .selectFrom('jobs')
         .selectAll()
         .where('state', '=', 'queued')
         .where('run_at', '<=', new Date().toISOString())
         .orderBy('run_at')
         .orderBy('id')
-        .executeTakeFirst();
-      if (!job) return;
-      // The claim holds only if the job is still queued: another process on the same data directory (a
-      // second server, a command) may have taken it since the select. Then look for the next one.
-      const claim = await this.db
-        .updateTable('jobs')
-        .set({ state: 'running', attempts: job.attempts + 1, updated_at: new Date().toISOString() })
-        .where('id', '=', job.id)
-        .where('state', '=', 'queued')
-        .executeTakeFirst();
-      if (claim.numUpdatedRows === 0n) continue;
-      const handler = this.handlers.get(job.kind);
-      try {
-        if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-        // A job, like a request, sees what other instances changed before it started.
-        await refreshDatabaseVersion(this.db);
-        await this.whileHoldingLease(job.id, () => handler(JSON.parse(job.payload), job));
-        await this.db
-          .updateTable('jobs')
-          .set({ state: 'done', updated_at: new Date().toISOString() })
-          .where('id', '=', job.id)
-          .execute();
-      } catch (error) {
-        await this.db
-          .updateTable('jobs')
-          .set({ state: 'failed', last_error: String(error), updated_at: new Date().toISOString() })
-          .where('id', '=', job.id)
-          .execute();
+        .limit(DUE_JOBS_BATCH)
+        .execute();
+      if (due.length === 0) return;
+      for (const job of due) {
+        if (this.stopped) return;
+        await this.claimAndRun(job);
       }
+    }
+  }
+
+  private async claimAndRun(job: JobRow): Promise<void> {
+    // The claim holds only if the job is still queued: another process on the same data directory (a
+    // second server, a command) may have taken it since the select. Then go on with the next one.
+    const claim = await this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        attempts: eb('attempts', '+', 1),
+        updated_at: new Date().toISOString(),
+      }))
+      .where('id', '=', job.id)
+      .where('state', '=', 'queued')
+      .executeTakeFirst();
+    if (claim.numUpdatedRows === 0n) return;
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      // A job, like a request, sees what other instances changed before it started.
+      await refreshDatabaseVersion(this.db);
+      await this.whileHoldingLease(job.id, () => handler(JSON.parse(job.payload), job));
+      await this.db
+        .updateTable('jobs')
+        .set({ state: 'done', updated_at: new Date().toISOString() })
+        .where('id', '=', job.id)
+        .execute();
+    } catch (error) {
+      await this.db
+        .updateTable('jobs')
+        .set({ state: 'failed', last_error: String(error), updated_at: new Date().toISOString() })
+        .where('id', '=', job.id)
+        .execute();
     }
   }
 }

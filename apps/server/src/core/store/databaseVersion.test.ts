@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase, todayIso } from './database.js';
-import { CachedUntilDatabaseChange, databaseVersion } from './databaseVersion.js';
+import { CachedUntilDatabaseChange, coalesced, databaseVersion } from './databaseVersion.js';
 
 let dataDir: string;
 let db: Db;
@@ -112,6 +112,52 @@ describe('CachedUntilDatabaseChange', () => {
     await cache.get(db, 'c', async () => 'c1');
     expect(await cache.get(db, 'a', async () => 'a2')).toBe('a2');
     expect(await cache.get(db, 'c', async () => 'c2')).toBe('c1');
+  });
+});
+
+describe('coalesced', () => {
+  /** A read whose runs are counted and end when the test says. */
+  function controlledRead() {
+    const runs: { end: (error?: Error) => void }[] = [];
+    const read = coalesced(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          runs.push({ end: (error) => (error ? reject(error) : resolve()) });
+        }),
+    );
+    return { runs, read };
+  }
+
+  it('runs once for the callers that come while a run is under way, after that run, never beside it', async () => {
+    const { runs, read } = controlledRead();
+    const settled: string[] = [];
+    const first = read().then(() => settled.push('first'));
+    const second = read().then(() => settled.push('second'));
+    const third = read().then(() => settled.push('third'));
+    expect(runs).toHaveLength(1);
+    runs[0]?.end();
+    await first;
+    expect(settled).toEqual(['first']);
+    // The callers that came during the first run get a run that began after they came.
+    expect(runs).toHaveLength(2);
+    runs[1]?.end();
+    await Promise.all([second, third]);
+    expect(settled).toEqual(['first', 'second', 'third']);
+    expect(runs).toHaveLength(2);
+  });
+
+  it('runs again for a caller that comes once nothing is under way, and passes a failure to its callers', async () => {
+    const { runs, read } = controlledRead();
+    const failed = read();
+    const waiting = read();
+    runs[0]?.end(new Error('gone'));
+    await expect(failed).rejects.toThrow('gone');
+    runs[1]?.end(new Error('again'));
+    await expect(waiting).rejects.toThrow('again');
+    const later = read();
+    expect(runs).toHaveLength(3);
+    runs[2]?.end();
+    await expect(later).resolves.toBeUndefined();
   });
 });
 

@@ -7,10 +7,14 @@
 // request whose bytes had arrived when the turn began sees any commit that happened before it was sent.
 //
 // On PostgreSQL (several instances on one database) the version has two parts too: a counter of this
-// process's writes (bumped after each write statement and at each commit, so a request reads its own writes
-// at once), and the database's current snapshot (`pg_current_snapshot()`: it changes whenever any
-// transaction that wrote commits, in any instance), read once at the start of each request and of each job
-// (refreshDatabaseVersion). Two reads with the same snapshot see the same data.
+// process's writes (bumped after each statement that changed rows and at the commit of a transaction that
+// did, so a request reads its own writes at once), and the database's current snapshot
+// (`pg_current_snapshot()`), read at the start of each request and of each job (refreshDatabaseVersion). The
+// snapshot changes when a transaction that changed rows (or locked them) ends, in any instance, and with
+// nothing else: reads, statements that changed no row and transactions that only took the advisory write
+// lock leave it as it was. Two reads with the same snapshot see the same data. The snapshot is the
+// cluster's (transaction IDs are): writes to another database of the same cluster change it too. Requests
+// that come while the snapshot is being read share the next read (coalesced).
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Db } from './database.js';
@@ -63,10 +67,52 @@ export function trackPostgresVersion(db: Db, writes: LocalWrites): void {
     return last.version;
   });
   const current = sql<{ snapshot: string }>`select pg_current_snapshot()::text as snapshot`;
-  versionRefreshers.set(db, async () => {
-    const { rows } = await current.execute(db);
-    snapshot = rows[0]?.snapshot;
-  });
+  versionRefreshers.set(
+    db,
+    coalesced(async () => {
+      const { rows } = await current.execute(db);
+      snapshot = rows[0]?.snapshot;
+    }),
+  );
+}
+
+/**
+ * `read` run at most once at a time: a caller that comes while a run is under way gets the next run, which
+ * starts as that one ends and serves every caller that came meanwhile. Each caller's run starts after the
+ * caller came (what it reads is at least as new as the call), and runs never overlap (an older read never
+ * ends after a newer one). Under load one query serves many requests.
+ */
+export function coalesced(read: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let following:
+    | { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void }
+    | undefined;
+  const begin = (): Promise<void> => {
+    const run = read();
+    running = run;
+    run.then(end, end);
+    return run;
+  };
+  // The next run begins in the same step as this one ends: no caller can come between and begin a third.
+  const end = (): void => {
+    running = undefined;
+    const waiting = following;
+    following = undefined;
+    if (waiting) begin().then(waiting.resolve, waiting.reject);
+  };
+  return () => {
+    if (!running) return begin();
+    if (!following) {
+      let resolve: () => void = () => {};
+      let reject: (error: unknown) => void = () => {};
+      const promise = new Promise<void>((resolved, rejected) => {
+        resolve = resolved;
+        reject = rejected;
+      });
+      following = { promise, resolve, reject };
+    }
+    return following.promise;
+  };
 }
 
 /**

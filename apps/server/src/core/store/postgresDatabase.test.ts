@@ -139,4 +139,37 @@ describe.skipIf(!testsWantPostgres())('the PostgreSQL database', () => {
     await refreshDatabaseVersion(db);
     expect(databaseVersion(db)).not.toBe(afterOwn);
   });
+
+  it('keeps its version through statements and transactions that changed no row', async () => {
+    const db = await open();
+    await addFeature(db, 'kept');
+    const unchanged = async (change: () => Promise<unknown>) => {
+      await refreshDatabaseVersion(db);
+      const before = databaseVersion(db);
+      await change();
+      await refreshDatabaseVersion(db);
+      return databaseVersion(db) === before;
+    };
+    // Other test files write to other databases of the same cluster meanwhile, which changes the snapshot
+    // (the cluster's): a change with nothing written is told by its staying the same in one of a few tries.
+    const tries = async (change: () => Promise<unknown>) => {
+      for (let attempt = 0; attempt < 5; attempt++) if (await unchanged(change)) return true;
+      return false;
+    };
+    const noRow = (executor: Db) =>
+      executor.updateTable('features').set({ updated_at: 'x' }).where('name', '=', 'none').execute();
+    expect(await tries(() => noRow(db))).toBe(true);
+    expect(await tries(() => db.deleteFrom('features').where('name', '=', 'none').execute())).toBe(true);
+    expect(await tries(() => db.transaction().execute((trx) => noRow(trx)))).toBe(true);
+    expect(await unchanged(() => addFeature(db, 'changed'))).toBe(false);
+    expect(
+      await unchanged(() =>
+        db
+          .transaction()
+          .execute((trx) =>
+            trx.updateTable('features').set({ updated_at: 'y' }).where('name', '=', 'kept').execute(),
+          ),
+      ),
+    ).toBe(false);
+  });
 });

@@ -54,7 +54,7 @@ export function openPostgres(url: string): { db: Kysely<Database>; afterMigratio
   const writes = new LocalWrites();
   const db = new RetryingKysely<Database>({
     dialect: new LockingPostgresDialect({ pool }, writes),
-    plugins: [new PortableSchemaPlugin(), new CountWritesPlugin(writes)],
+    plugins: [new PortableSchemaPlugin()],
   });
   return { db, afterMigration: () => trackPostgresVersion(db, writes) };
 }
@@ -116,11 +116,12 @@ class LockingPostgresDriver extends PostgresDriver {
   }
 
   override async acquireConnection(options?: AbortableOperationOptions): Promise<DatabaseConnection> {
-    return new InRangeParameters(await super.acquireConnection(options));
+    return new CountingWrites(new InRangeParameters(await super.acquireConnection(options)), this.writes);
   }
 
   override async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const inner = connection instanceof InRangeParameters ? connection.inner : connection;
+    let inner = connection;
+    while (inner instanceof CountingWrites || inner instanceof InRangeParameters) inner = inner.inner;
     await super.releaseConnection(inner as Parameters<PostgresDriver['releaseConnection']>[0]);
   }
 
@@ -128,8 +129,16 @@ class LockingPostgresDriver extends PostgresDriver {
     connection: DatabaseConnection,
     settings: TransactionSettings,
   ): Promise<void> {
-    await super.beginTransaction(connection, settings);
-    await connection.executeQuery(CompiledQuery.raw(`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`));
+    if (connection instanceof CountingWrites) connection.changedRowsInTransaction = false;
+    const lock = `select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`;
+    if (settings.isolationLevel || settings.accessMode) {
+      await super.beginTransaction(connection, settings);
+      await connection.executeQuery(CompiledQuery.raw(lock));
+      return;
+    }
+    // One round trip for both: a query without parameters goes as one simple query, which may hold several
+    // statements.
+    await connection.executeQuery(CompiledQuery.raw(`begin; ${lock}`));
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -137,8 +146,40 @@ class LockingPostgresDriver extends PostgresDriver {
       await super.commitTransaction(connection);
     } finally {
       // What was read while the transaction was open is older than what it committed (databaseVersion.ts).
+      if (connection instanceof CountingWrites && connection.changedRowsInTransaction) this.writes.bump();
+    }
+  }
+}
+
+/**
+ * Counts this process's statements that changed rows (an insert, update or delete of at least one row), once
+ * they have run, and tells the driver whether the open transaction changed any. A statement that changed
+ * nothing (the job queue's claim of a job another instance took, a lease touched after its job ended)
+ * leaves the caches be.
+ */
+class CountingWrites implements DatabaseConnection {
+  changedRowsInTransaction = false;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly writes: LocalWrites,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> {
+    const result = await this.inner.executeQuery<R>(query, options);
+    if (result.numAffectedRows !== undefined && result.numAffectedRows > 0n) {
+      this.changedRowsInTransaction = true;
       this.writes.bump();
     }
+    return result;
+  }
+
+  streamQuery<R>(
+    query: CompiledQuery,
+    chunkSize: number,
+    options?: AbortableOperationOptions,
+  ): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery(query, chunkSize, options);
   }
 }
 
@@ -186,28 +227,6 @@ function outOfRange(value: unknown): value is number {
 
 function withNul(value: unknown): value is string {
   return typeof value === 'string' && value.includes('\u0000');
-}
-
-/** Counts this process's write statements (everything but a select) once they have run. */
-class CountWritesPlugin implements KyselyPlugin {
-  private readonly pending = new WeakSet<object>();
-
-  constructor(private readonly writes: LocalWrites) {}
-
-  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (!isRead(args.node)) this.pending.add(args.queryId);
-    return args.node;
-  }
-
-  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    if (this.pending.has(args.queryId)) this.writes.bump();
-    return args.result;
-  }
-}
-
-function isRead(node: RootOperationNode): boolean {
-  if (node.kind === 'SelectQueryNode') return true;
-  return node.kind === 'RawNode' && /^\s*select\b/i.test(node.sqlFragments[0] ?? '');
 }
 
 /**

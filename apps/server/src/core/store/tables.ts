@@ -116,6 +116,8 @@ export interface ProjectsTable {
   public_jobs: Generated<number>;
   request_access_enabled: Generated<number>;
   only_allow_merge_if_pipeline_succeeds: Generated<number>;
+  /** With only_allow_merge_if_pipeline_succeeds, a skipped head pipeline counts as successful (migration 037). */
+  allow_merge_on_skipped_pipeline: Generated<number>;
   only_allow_merge_if_all_discussions_are_resolved: Generated<number>;
   remove_source_branch_after_merge: Generated<number>;
   resolve_outdated_diff_discussions: Generated<number>;

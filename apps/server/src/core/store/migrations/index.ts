@@ -33,6 +33,7 @@ import * as m030 from './030_users_and_tokens_api.js';
 import * as m031 from './031_merge_request_writes.js';
 import * as m033 from './033_project_avatars.js';
 import * as m035 from './035_merge_request_refresh.js';
+import * as m037 from './037_allow_merge_on_skipped_pipeline.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '031_merge_request_writes': m031,
   '033_project_avatars': m033,
   '035_merge_request_refresh': m035,
+  '037_allow_merge_on_skipped_pipeline': m037,
 };
 
 export const migrationProvider: MigrationProvider = {
