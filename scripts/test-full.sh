@@ -5,21 +5,46 @@
 #    (cliFuzz), with COLLAB_CONFORMANCE_FULL=1;
 #  - document 2's contract files on fresh servers of their own (issue 18 asks for them on a fresh server and
 #    on a shared one; `pnpm test` runs them on the warm, shared server of their test worker);
-#  - under Node.js 24 every client, server and conformance test that `pnpm test`'s Node.js 24 run (the
-#    runtime set) left out, and the runtime set under 22;
-#  - the server's tests and the whole contract suite on PostgreSQL (COLLAB_TEST_DATABASE=postgres: each run
-#    starts its own PostgreSQL from the embedded-postgres package), two instances on one database included.
+#  - under Node.js 24 on PostgreSQL (COLLAB_TEST_DATABASE=postgres: each run starts its own PostgreSQL from
+#    the embedded-postgres package) the server's tests, two instances on one database included, and every
+#    file of the contract suite but the docs ones: one pass runs each test under 24 and on PostgreSQL.
+#    `pnpm test` ran them all under the machine's Node.js on SQLite, the runtime set under 24 on SQLite and
+#    the contract files of every area on PostgreSQL;
+#  - the runtime set under Node.js 22, its packing tests (which mostly wait on pnpm, npm and tsc) beside the
+#    server's tests.
 # Every step runs even when one before it failed, so that one run shows every failure; the exit code is
 # non-zero when any step failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 failed=()
+now() {
+  echo "$(date -u +%H:%M:%S), $(uptime | sed 's/.*load/load/')"
+}
 step() {
   local name=$1
   shift
-  echo "test:full: $name ($(date -u +%H:%M:%S), $(uptime | sed 's/.*load/load/'))"
+  echo "test:full: $name ($(now))"
   "$@" || failed+=("$name")
+}
+
+# A step that mostly waits on pnpm, npm and tsc runs beside the next one: `beside` starts it into a log,
+# `joined` waits for it and prints that log.
+beside_log=$(mktemp)
+trap 'rm -f "$beside_log"' EXIT
+beside_name=
+beside_pid=
+beside() {
+  beside_name=$1
+  shift
+  echo "test:full: $beside_name, beside the next step ($(now))"
+  "$@" >"$beside_log" 2>&1 &
+  beside_pid=$!
+}
+joined() {
+  wait "$beside_pid" || failed+=("$beside_name")
+  echo "test:full: $beside_name, which ran beside, done ($(now)):"
+  cat "$beside_log"
 }
 
 step 'exhaustive volumes' env COLLAB_CONFORMANCE_FULL=1 pnpm --filter @collab/conformance exec vitest run \
@@ -27,12 +52,16 @@ step 'exhaustive volumes' env COLLAB_CONFORMANCE_FULL=1 pnpm --filter @collab/co
 fresh=(notes snippets epics groupLabels todos notificationSettings)
 step 'fresh servers' env COLLAB_CONFORMANCE_FRESH_SERVERS=1 pnpm --filter @collab/conformance exec vitest run \
   "${fresh[@]/#/test/}"
-step 'Node.js 24, the rest' bash scripts/test-under-node.sh 24.21.0 rest
-step 'Node.js 22, the runtime set' bash scripts/test-under-node.sh 22.23.3 runtime
-step 'PostgreSQL, the server' env COLLAB_TEST_DATABASE=postgres pnpm --filter @collab/server test
-step 'PostgreSQL, the contract suite' env COLLAB_TEST_DATABASE=postgres pnpm --filter @collab/conformance test
+# The server's tests import no client: the client's packed-package test may rebuild its dist/ meanwhile.
+beside 'Node.js 22, the packing tests of the runtime set' bash scripts/test-under-node.sh 22.23.3 runtime-packages
+step 'Node.js 24 on PostgreSQL, the server' env COLLAB_TEST_DATABASE=postgres \
+  bash scripts/test-under-node.sh 24.21.0 server-suite
+joined
+step 'Node.js 24 on PostgreSQL, the contract suite' env COLLAB_TEST_DATABASE=postgres \
+  bash scripts/test-under-node.sh 24.21.0 contract-suite
+step 'Node.js 22, the rest of the runtime set' bash scripts/test-under-node.sh 22.23.3 runtime-servers
 
-echo "test:full: done ($(date -u +%H:%M:%S))"
+echo "test:full: done ($(now))"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "test:full: failed: ${failed[*]}" >&2
   exit 1

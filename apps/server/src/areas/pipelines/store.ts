@@ -255,9 +255,13 @@ export async function finishedJobTestReports(db: Db, pipelineId: number): Promis
   return jobs.map((job) => job.test_report ?? '[]');
 }
 
-/** Deletes a pipeline; its jobs and variables go with it (foreign keys cascade). */
+/**
+ * Deletes a pipeline; its jobs and variables go with it (foreign keys cascade). In a write transaction, as the
+ * runner's writes to the jobs are: on PostgreSQL a bare delete took no write lock, and its cascade into
+ * pipeline_jobs deadlocked with a runner step (40P01, a 500).
+ */
 export async function deletePipelineRow(db: Db, pipelineId: number): Promise<void> {
-  await db.deleteFrom('pipelines').where('id', '=', pipelineId).execute();
+  await db.transaction().execute((trx) => trx.deleteFrom('pipelines').where('id', '=', pipelineId).execute());
 }
 
 /** The earliest queued job of this kind and payload (a runner step already waiting), or undefined. */

