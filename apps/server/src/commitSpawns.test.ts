@@ -59,12 +59,12 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function commitFile(index: number): Promise<void> {
-  const path = encodeURIComponent(`notes/commit-${index}.md`);
+async function commitFile(index: number, branch = 'main'): Promise<void> {
+  const path = encodeURIComponent(`notes/${branch}-commit-${index}.md`);
   const response = await fetch(`${origin}/api/v4/projects/${PROJECT}/repository/files/${path}`, {
     method: 'POST',
     headers: { 'PRIVATE-TOKEN': ADMIN_TOKEN, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ branch: 'main', content: `note ${index}\n`, commit_message: `Note ${index}` }),
+    body: JSON.stringify({ branch, content: `note ${index}\n`, commit_message: `Note ${index}` }),
   });
   expect(response.status, await response.text()).toBe(201);
 }
@@ -82,6 +82,22 @@ describe('a file commit through the API', () => {
     // The wrapper did see the server's git: the repositories made from the fixtures, the first commit's.
     expect(before).toBeGreaterThan(0);
     for (let i = 1; i <= COMMITS; i++) await commitFile(i);
+    await server.context.jobs.idle(60_000);
+    const spawned = spawnedSoFar().slice(before);
+    expect(spawned.length, `git processes of ${COMMITS} commits:\n${spawned.join('\n')}`).toBeLessThanOrEqual(
+      COMMITS,
+    );
+  });
+
+  it(`spawns git at most once per commit to an open merge request's source branch (${COMMITS} commits)`, {
+    timeout: 180_000,
+  }, async () => {
+    // develop is the source of the demo's open merge request: each commit updates it, and the project's
+    // hook gets a merge request event (with the merge request's last commit) beside the push event.
+    await commitFile(0, 'develop');
+    await server.context.jobs.idle(60_000);
+    const before = spawnedSoFar().length;
+    for (let i = 1; i <= COMMITS; i++) await commitFile(i, 'develop');
     await server.context.jobs.idle(60_000);
     const spawned = spawnedSoFar().slice(before);
     expect(spawned.length, `git processes of ${COMMITS} commits:\n${spawned.join('\n')}`).toBeLessThanOrEqual(

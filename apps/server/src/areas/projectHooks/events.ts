@@ -152,17 +152,25 @@ export async function pipelinePayloadFor(
     findHookUser(context.db, found.pipeline.user_id),
   ]);
   if (!project) return null;
-  let commit: BranchCommitInfo | null = null;
-  try {
-    const read = await repositoryOf(context, project).commitsInRange(found.pipeline.sha, null, 1);
-    commit = read.commits[0] ?? null;
-  } catch (error) {
-    if (!(error instanceof GitError)) throw error;
-  }
+  const commit = await commitOf(context, project, found.pipeline.sha);
   const protectedRef =
     found.pipeline.tag === 0 &&
     matchingRules(await loadProtectionRules(context.db, project.id), found.pipeline.ref).length > 0;
   return buildPipelinePayload({ baseUrl, project, user: user ?? null, ...found, commit, protectedRef });
+}
+
+/** The commit `sha` of the project's repository; null when git cannot read it (a repository being moved). */
+async function commitOf(
+  context: ServerContext,
+  project: HookProject,
+  sha: string,
+): Promise<BranchCommitInfo | null> {
+  try {
+    return await repositoryOf(context, project).commitInfo(sha);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    return null;
+  }
 }
 
 async function onMergeRequest(
@@ -191,13 +199,7 @@ export async function mergeRequestPayloadFor(
     usersOf(context.db, 'MergeRequest', 'assignee', [row.id]),
   ]);
   if (!project || !user) return null;
-  let lastCommit: BranchCommitInfo | null = null;
-  if (row.sha !== null)
-    try {
-      lastCommit = (await repositoryOf(context, project).commitsInRange(row.sha, null, 1)).commits[0] ?? null;
-    } catch (error) {
-      if (!(error instanceof GitError)) throw error;
-    }
+  const lastCommit = row.sha === null ? null : await commitOf(context, project, row.sha);
   return buildMergeRequestPayload({
     baseUrl,
     project,

@@ -1,6 +1,6 @@
 /** History: the commits of a range (a push's), the patch between two commits, and how many commits a ref has. */
 
-import type { BranchCommitInfo } from './commitInfo.js';
+import { type BranchCommitInfo, commitInfoFromObject } from './commitInfo.js';
 import {
   FULL_SHA,
   MISSING,
@@ -28,8 +28,7 @@ export async function commitsInRange(
   if (!isSafeRevision(tip) || (exclude !== null && !isSafeRevision(exclude)))
     return { commits: [], total: 0 };
   const range = exclude === null ? [tip] : [tip, `^${exclude}`];
-  const log = await repo.gitOk(['log', `-n${limit}`, `--format=${RANGE_COMMIT_FORMAT}`, ...range, '--']);
-  const commits = parseRecords(log, RANGE_COMMIT_FIELDS.length).map((record) => toBranchInfo(record).commit);
+  const commits = await logCommits(repo, range, limit);
   // Fewer than the limit are all of them (a push through the API brings one): only a longer range is
   // counted, by a second git process (spawning one is most of a commit's CPU time in this server).
   const total =
@@ -37,6 +36,27 @@ export async function commitsInRange(
       ? commits.length
       : Number((await repo.gitOk(['rev-list', '--count', ...range, '--'])).toString('utf8').trim());
   return { commits: commits.reverse(), total };
+}
+
+/** The newest `limit` commits of `range` (git log's arguments), newest first. */
+async function logCommits(repo: GitDir, range: string[], limit: number): Promise<BranchCommitInfo[]> {
+  const log = await repo.gitOk(['log', `-n${limit}`, `--format=${RANGE_COMMIT_FORMAT}`, ...range, '--']);
+  return parseRecords(log, RANGE_COMMIT_FIELDS.length).map((record) => toBranchInfo(record).commit);
+}
+
+/**
+ * The commit `revision` names, described as commitsInRange describes it, or null when it names none. Read
+ * through the repository's cat-file process, so a push's consumers (a merge request's last commit in its
+ * hook payload) spawn no git; `git log` only for a commit object in a shape commitInfoFromObject leaves to
+ * git (an encoding header, a signature).
+ */
+export async function commitInfo(repo: GitDir, revision: string): Promise<BranchCommitInfo | null> {
+  if (!isSafeRevision(revision)) return null;
+  const [object] = await repo.readObjects([`${revision}^{commit}`]);
+  if (object?.type !== 'commit') return null;
+  return (
+    commitInfoFromObject(object.id, object.content) ?? (await logCommits(repo, [object.id], 1))[0] ?? null
+  );
 }
 
 /**

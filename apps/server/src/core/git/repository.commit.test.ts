@@ -336,6 +336,7 @@ describe('commits built in-process', () => {
         expect(again.stdout.trim()).toBe(result.commitId);
         // The commit as the push's consumers get it: what `git log` says of it.
         expect(result.commit).toEqual((await repo.commitsInRange(result.commitId, null, 1)).commits[0]);
+        expect(await repo.commitInfo(result.commitId)).toEqual(result.commit);
       }
     } finally {
       if (savedTz === undefined) delete process.env.TZ;
@@ -456,5 +457,34 @@ describe('long-running git processes', () => {
     expect(await refusing.update(root, 'refs/heads/x', id, '0'.repeat(40))).toBe('refused');
     updater.closeAll();
     refusing.closeAll();
+  });
+});
+
+describe('commitInfo', () => {
+  it('describes a commit as git log does, whether the server or git wrote it, and nothing else', async () => {
+    const repo = await newRepo();
+    const made = await repo.commitFileChange(change({ filePath: 'a.txt', message: 'Made here\n\nbody\n' }));
+    expectOk(made);
+    const logged = async (id: string) => (await repo.commitsInRange(id, null, 1)).commits[0];
+    expect(await repo.commitInfo(made.commitId)).toEqual(await logged(made.commitId));
+    expect(await repo.commitInfo('main')).toEqual(await logged(made.commitId));
+    // A commit git wrote with an encoding header: commitInfoFromObject leaves it to git log.
+    const tree = await treeOf(repo.path, made.commitId);
+    const latin = await git(
+      repo.path,
+      ['-c', 'i18n.commitEncoding=ISO-8859-1', 'commit-tree', tree, '-p', made.commitId],
+      {
+        input: Buffer.from('Caf\xe9\n', 'latin1'),
+      },
+    );
+    const encoded = latin.stdout.trim();
+    expect(await out(repo.path, 'cat-file', '-p', encoded)).toContain('\nencoding ISO-8859-1\n');
+    const info = await repo.commitInfo(encoded);
+    expect(info).toEqual(await logged(encoded));
+    expect(info?.title).toBe('Café');
+    // A tree, a missing object, an unknown name: no commit.
+    expect(await repo.commitInfo(tree)).toBeNull();
+    expect(await repo.commitInfo('0'.repeat(40))).toBeNull();
+    expect(await repo.commitInfo('no-such-branch')).toBeNull();
   });
 });

@@ -141,6 +141,10 @@ export class GitRepository extends GitDir {
     return history.commitsInRange(this, tip, exclude, limit);
   }
 
+  commitInfo(revision: string): Promise<BranchCommitInfo | null> {
+    return history.commitInfo(this, revision);
+  }
+
   diffBetween(from: string | null, to: string, maxBytes: number): Promise<string | null> {
     return history.diffBetween(this, from, to, maxBytes);
   }
