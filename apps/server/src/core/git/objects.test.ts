@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -120,6 +120,20 @@ describe('encodeObject and writeLooseObject', () => {
     await writeLooseObject(objectsDir, tree);
     expect(await gitText(['ls-tree', tree.id])).toMatch(/^100644 blob [0-9a-f]{40}\tf$/);
     await gitText(['fsck', '--strict', '--no-dangling']);
+  });
+
+  it('makes a fan-out directory that is missing, or that prune removed meanwhile', async () => {
+    const objectsDir = join(repo, 'objects');
+    const first = encodeObject('blob', Buffer.from('fan-out 1\n'));
+    const fanOut = join(objectsDir, first.id.slice(0, 2));
+    await rm(fanOut, { recursive: true, force: true });
+    await writeLooseObject(objectsDir, first);
+    expect(await gitText(['cat-file', '-t', first.id])).toBe('blob');
+    // Emptied and removed (as `git prune` removes empty fan-out directories), then written to again.
+    await rm(fanOut, { recursive: true, force: true });
+    await writeLooseObject(objectsDir, first);
+    expect((await runGit(['cat-file', 'blob', first.id])).stdout.toString()).toBe('fan-out 1\n');
+    expect((await readdir(fanOut)).filter((name) => name.startsWith('tmp_obj_'))).toEqual([]);
   });
 });
 

@@ -90,10 +90,17 @@ function writeLooseObjectSync(objectsDir: string, object: EncodedObject): void {
     return;
   }
   const compressed = deflateSync(object.raw, { level: LOOSE_COMPRESSION });
-  mkdirSync(dir, { recursive: true });
   const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
   try {
-    writeFileSync(temporary, compressed, { mode: 0o444, flag: 'wx' });
+    try {
+      writeFileSync(temporary, compressed, { mode: 0o444, flag: 'wx' });
+    } catch (error) {
+      // The fan-out directory is made when its first object comes (and prune removes it when emptied):
+      // made then, not looked for before every object.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(temporary, compressed, { mode: 0o444, flag: 'wx' });
+    }
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
