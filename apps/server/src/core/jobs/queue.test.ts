@@ -120,6 +120,27 @@ describe('JobQueue', () => {
     expect(states.map((row) => row.state)).toEqual(['done', 'done']);
   });
 
+  it('puts back the claimed jobs it had not started when stopped, for another queue to run once', async () => {
+    const runs = new Map<number, number>();
+    const first = await queueOnOwnConnection(runs, { jobMs: 100 });
+    for (let n = 0; n < 5; n++) await first.enqueue('count', { n });
+    await first.start();
+    await vi.waitFor(() => expect(runs.get(0)).toBe(1), { timeout: 5_000, interval: 5 });
+    await first.stop();
+    const db = await ownConnection();
+    const rows = await db.selectFrom('jobs').select(['state', 'attempts']).orderBy('id').execute();
+    // The first job finished as the queue stopped; the rest of its batch waits again, as never attempted.
+    expect(rows[0]).toEqual({ state: 'done', attempts: 1 });
+    expect(rows.slice(1)).toEqual(Array(4).fill({ state: 'queued', attempts: 0 }));
+    const second = await queueOnOwnConnection(runs, { jobMs: 1 });
+    await second.start();
+    await second.idle();
+    await second.stop();
+    expect(Object.fromEntries(runs)).toEqual({ 0: 1, 1: 1, 2: 1, 3: 1, 4: 1 });
+    const states = await db.selectFrom('jobs').select('state').execute();
+    expect(states.map((row) => row.state)).toEqual(Array(5).fill('done'));
+  });
+
   // SQLite's write lock, held by another connection of the same file.
   it.skipIf(testsWantPostgres())(
     'claims, runs and finishes jobs while another process keeps taking the write lock',

@@ -5,17 +5,25 @@
 // same job twice. Claims and state updates are single statements that wait for the write lock like every
 // other (core/store/writeLocking.ts): a busy database never fails a job.
 //
-// A running job's row is touched (updated_at) every quarter of the lease while it runs. A job whose row
-// has not been touched for a whole lease was left by a process that died (killed, its machine gone): any
-// queue puts it back in the queue, and it runs again (handlers are idempotent). A live process's job is
-// never taken from it, so queues of several instances may start and stop at any time.
+// The due jobs are found, claimed and marked done a batch at a time (one statement each), not one job at a
+// time: a commit queues several jobs (its hook deliveries, its integrations' messages), and a queue that is
+// woken by an enqueue waits a moment (ENQUEUE_WAKE_DELAY_MS) so that one batch finds them together. The jobs
+// of a claimed batch run one after the other; each is marked done with the rest of its batch, so a process
+// that dies meanwhile has the batch's finished jobs run again, as any job of a dead process is.
+//
+// The claimed jobs' rows are touched (updated_at) every quarter of the lease while their batch runs. A job
+// whose row has not been touched for a whole lease was left by a process that died (killed, its machine
+// gone): any queue puts it back in the queue, and it runs again (handlers are idempotent). A live process's
+// job is never taken from it, so queues of several instances may start and stop at any time.
 import type { Db } from '../store/database.js';
 import { refreshDatabaseVersion } from '../store/databaseVersion.js';
 import type { JobsTable } from '../store/tables.js';
 
 export type JobRow = Omit<JobsTable, 'id'> & { id: number };
-/** How many due jobs one query of the queue finds. */
+/** How many due jobs one query of the queue finds and claims. */
 const DUE_JOBS_BATCH = 10;
+/** How long a queue woken by an enqueue waits before it looks, so that one look finds a request's jobs. */
+const ENQUEUE_WAKE_DELAY_MS = 2;
 export type JobHandler = (payload: unknown, job: JobRow) => Promise<void>;
 
 export interface JobQueueOptions {
@@ -33,6 +41,8 @@ export class JobQueue {
   private stopped = true;
   private readonly leaseMs: number;
   private nextRecoveryAt = 0;
+  /** A look for due jobs is scheduled after an enqueue. */
+  private wakingSoon = false;
 
   constructor(
     private readonly db: Db,
@@ -72,7 +82,7 @@ export class JobQueue {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    this.wake();
+    this.wakeSoon();
     return id;
   }
 
@@ -150,13 +160,15 @@ export class JobQueue {
     }
   }
 
-  /** Runs `work`, touching the job's row every quarter of the lease meanwhile. */
-  private async whileHoldingLease(id: number, work: () => Promise<void>): Promise<void> {
+  /** Runs `work`, touching the rows of the jobs `ids` still holds every quarter of the lease meanwhile. */
+  private async whileHoldingLease(ids: () => readonly number[], work: () => Promise<void>): Promise<void> {
     const touch = setInterval(() => {
+      const held = ids();
+      if (held.length === 0) return;
       this.db
         .updateTable('jobs')
         .set({ updated_at: new Date().toISOString() })
-        .where('id', '=', id)
+        .where('id', 'in', held)
         .where('state', '=', 'running')
         .execute()
         // A missed touch is made up by the next one; the lease allows three.
@@ -170,10 +182,19 @@ export class JobQueue {
     }
   }
 
+  /** Looks for due jobs in a moment (an enqueue: more may follow), unless a look is under way or sooner. */
+  private wakeSoon(): void {
+    if (this.stopped || this.running || this.wakingSoon) return;
+    this.wakingSoon = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), ENQUEUE_WAKE_DELAY_MS);
+  }
+
   private wake(): void {
     if (this.stopped || this.running) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.wakingSoon = false;
     this.running = this.runDueJobs().finally(() => {
       this.running = undefined;
       if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.pollIntervalMs);
@@ -183,8 +204,7 @@ export class JobQueue {
   private async runDueJobs(): Promise<void> {
     if (Date.now() >= this.nextRecoveryAt) await this.recoverAbandonedJobs();
     while (!this.stopped) {
-      // The due jobs a batch at a time, in order: one query finds the work a burst queued (a commit queues
-      // several jobs), each claimed on its own. Jobs queued meanwhile are found by the next batch.
+      // The due jobs a batch at a time, in order. Jobs queued meanwhile are found by the next batch.
       const due = await this.db
         .selectFrom('jobs')
         .selectAll()
@@ -195,44 +215,90 @@ export class JobQueue {
         .limit(DUE_JOBS_BATCH)
         .execute();
       if (due.length === 0) return;
-      for (const job of due) {
-        if (this.stopped) return;
-        await this.claimAndRun(job);
-      }
+      await this.runBatch(await this.claim(due));
     }
   }
 
-  private async claimAndRun(job: JobRow): Promise<void> {
-    // The claim holds only if the job is still queued: another process on the same data directory (a
-    // second server, a command) may have taken it since the select. Then go on with the next one.
-    const claim = await this.db
+  /**
+   * The jobs of `due` this queue could claim. The claim holds only for jobs still queued: another process on
+   * the same data directory (a second server, a command) may have taken some since the select.
+   */
+  private async claim(due: readonly JobRow[]): Promise<JobRow[]> {
+    const claimed = await this.db
       .updateTable('jobs')
       .set((eb) => ({
         state: 'running',
         attempts: eb('attempts', '+', 1),
         updated_at: new Date().toISOString(),
       }))
-      .where('id', '=', job.id)
+      .where(
+        'id',
+        'in',
+        due.map((job) => job.id),
+      )
       .where('state', '=', 'queued')
-      .executeTakeFirst();
-    if (claim.numUpdatedRows === 0n) return;
+      .returning('id')
+      .execute();
+    const ids = new Set(claimed.map((row) => row.id));
+    return due.filter((job) => ids.has(job.id));
+  }
+
+  /**
+   * Runs claimed jobs in order; marks the finished ones done together. On stop, the jobs not started yet go
+   * back to the queue.
+   */
+  private async runBatch(jobs: readonly JobRow[]): Promise<void> {
+    const waiting = [...jobs];
+    const done: number[] = [];
+    let current: JobRow | undefined;
+    await this.whileHoldingLease(
+      () => [...done, ...(current ? [current.id] : []), ...waiting.map((job) => job.id)],
+      async () => {
+        for (current = waiting.shift(); current !== undefined; current = waiting.shift()) {
+          if (this.stopped) {
+            waiting.unshift(current);
+            break;
+          }
+          if (await this.run(current)) done.push(current.id);
+        }
+      },
+    );
+    const now = new Date().toISOString();
+    if (done.length > 0)
+      await this.db
+        .updateTable('jobs')
+        .set({ state: 'done', updated_at: now })
+        .where('id', 'in', done)
+        .execute();
+    if (waiting.length > 0)
+      await this.db
+        .updateTable('jobs')
+        .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), updated_at: now }))
+        .where(
+          'id',
+          'in',
+          waiting.map((job) => job.id),
+        )
+        .where('state', '=', 'running')
+        .execute();
+  }
+
+  /** Runs one claimed job; false when it failed (and is marked so). */
+  private async run(job: JobRow): Promise<boolean> {
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       // A job, like a request, sees what other instances changed before it started.
       await refreshDatabaseVersion(this.db);
-      await this.whileHoldingLease(job.id, () => handler(JSON.parse(job.payload), job));
-      await this.db
-        .updateTable('jobs')
-        .set({ state: 'done', updated_at: new Date().toISOString() })
-        .where('id', '=', job.id)
-        .execute();
+      await handler(JSON.parse(job.payload), job);
+      return true;
     } catch (error) {
       await this.db
         .updateTable('jobs')
         .set({ state: 'failed', last_error: String(error), updated_at: new Date().toISOString() })
         .where('id', '=', job.id)
         .execute();
+      return false;
     }
   }
 }
