@@ -44,6 +44,8 @@ let server: AppServer;
 
 beforeAll(async () => {
   server = await startAppServer('merge-locks', { fixtures: FIXTURES });
+  // The sweep a start queues has run (on no lock) before the test leaves locks behind.
+  await server.app.context.jobs.idle();
 });
 afterAll(async () => {
   await server?.close();

@@ -10,7 +10,12 @@ import { commitThatMerged } from '../../core/git/merges.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { nowIso } from '../../core/store/database.js';
 import { mergeRequestEvent, mergeRequestWritten } from './events.js';
-import { lockedMergeRequests, type MergeRequestRow, updateMergeRequestIn } from './store.js';
+import {
+  lockedMergeRequests,
+  type MergeRequestRow,
+  mergeRequestsById,
+  updateMergeRequestIn,
+} from './store.js';
 import { makeMergeRequestTodos } from './todo.js';
 
 /** How long a merge may hold its merge request `locked` before the lock counts as left behind. */
@@ -42,7 +47,8 @@ export async function releaseStaleLock(
       merge_status: 'unchecked',
       updated_at: row.updated_at,
     });
-    return reopened ?? row;
+    // Released meanwhile (the sweep, another read): the merge request as that left it.
+    return reopened ?? (await mergeRequestsById(context.db, [row.id]))[0] ?? row;
   }
   const userId = row.merge_user_id ?? row.author_id;
   const at = nowIso();
@@ -71,7 +77,7 @@ export async function releaseStaleLock(
     await mergeRequestWritten(context, trx, { action: 'merge', mergeRequest, before: row, userId, at });
     return mergeRequest;
   });
-  if (!written) return row;
+  if (!written) return (await mergeRequestsById(context.db, [row.id]))[0] ?? row;
   await mergeRequestEvent(context, { action: 'merge', mergeRequest: written, before: row, userId, at });
   return written;
 }
