@@ -27,7 +27,10 @@ export interface DeliveryOptions {
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [10_000, 60_000, 300_000, 1_800_000];
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-/** Records one delivery of `payload` per hook and queues the first attempt of each. */
+/**
+ * Records one delivery of `payload` per hook and queues the first attempt of each, in one transaction: a
+ * delivery never exists without its attempt, and the event's writes cost one commit.
+ */
 export async function queueDeliveries(
   context: ServerContext,
   hooks: readonly HookRow[],
@@ -36,10 +39,12 @@ export async function queueDeliveries(
 ): Promise<void> {
   const body = JSON.stringify(payload);
   const eventUuid = randomUUID();
-  for (const hook of hooks) {
-    const deliveryId = await insertDelivery(context.db, { hookId: hook.id, event, eventUuid, payload: body });
-    await context.jobs.enqueue(DELIVERY_JOB, { deliveryId } satisfies DeliveryPayload);
-  }
+  await context.db.transaction().execute(async (trx) => {
+    for (const hook of hooks) {
+      const deliveryId = await insertDelivery(trx, { hookId: hook.id, event, eventUuid, payload: body });
+      await context.jobs.enqueue(DELIVERY_JOB, { deliveryId } satisfies DeliveryPayload, { executor: trx });
+    }
+  });
 }
 
 /** What an attempt got: the response's status, or why there was none. */
@@ -126,11 +131,18 @@ export async function attemptDelivery(
   const error = delivered ? null : (result.error ?? `HTTP ${result.status}`);
   const retryInMs = delivered ? undefined : options.retryDelaysMs[attempts - 1];
   const state = delivered ? 'delivered' : retryInMs === undefined ? 'failed' : 'pending';
-  await recordAttempt(context.db, deliveryId, { state, attempts, status: result.status, error });
-  if (retryInMs !== undefined)
+  if (retryInMs === undefined) {
+    await recordAttempt(context.db, deliveryId, { state, attempts, status: result.status, error });
+    return;
+  }
+  // The attempt and the next one's job in one commit.
+  await context.db.transaction().execute(async (trx) => {
+    await recordAttempt(trx, deliveryId, { state, attempts, status: result.status, error });
     await context.jobs.enqueue(DELIVERY_JOB, { deliveryId } satisfies DeliveryPayload, {
       delayMs: retryInMs,
+      executor: trx,
     });
+  });
 }
 
 export function registerDeliveryJob(context: ServerContext, options: DeliveryOptions): void {
