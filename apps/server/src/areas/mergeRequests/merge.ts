@@ -234,7 +234,8 @@ export async function mergeNow(
     state: 'merged',
     merged_by_id: user.id,
     merged_at: at,
-    merge_commit_sha: merged.after,
+    // GitLab keeps a merge commit only: a fast-forward makes none (MergeService#commit).
+    merge_commit_sha: method === 'ff' ? null : merged.after,
     squash_commit_sha: merged.squashCommit,
     squash: merged.squashCommit !== null ? 1 : row.squash,
     sha: sourceHead,
