@@ -547,6 +547,24 @@ describe('merge', () => {
 
   const mergePath = (p: string, iid: number) => `${oneOf(p, iid)}/merge`;
 
+  it('refuses (405) a merge request whose source has no commits the target lacks: `commits_status`', async () => {
+    const source = unique('empty');
+    await send('developer', 'POST', `/projects/${project}/repository/branches`, 201, {
+      json: { branch: source, ref: 'main' },
+    });
+    const mr = await createMr(project, { source_branch: source });
+    expect(await send<MergeRequest>('developer', 'GET', oneOf(project, mr.iid), 200)).toMatchObject({
+      state: 'opened',
+      detailed_merge_status: 'commits_status',
+    });
+    await send('developer', 'PUT', mergePath(project, mr.iid), 405);
+    // A commit on the source gives it something to merge.
+    await commitFile(project, source, `empty-${run}.txt`, 'now\n');
+    expect(await send<MergeRequest>('developer', 'GET', oneOf(project, mr.iid), 200)).toMatchObject({
+      detailed_merge_status: 'mergeable',
+    });
+  });
+
   it('merges with a merge commit, records it, notes it, resolves to-dos and deletes the source when asked', async () => {
     // The target moves on after the branch is made: a true merge, not a fast-forward.
     const source = await branchWith(project, 'merge-a.txt', 'a\n');
