@@ -681,6 +681,38 @@ describe('merge', () => {
   });
 });
 
+describe('delete', () => {
+  it('deletes for owners and administrators only, with its notes; its branches stay', async () => {
+    const project = await newProject();
+    const source = await branchWith(project, 'deleted.txt', 'd\n');
+    const mr = await createMr(project, { source_branch: source });
+    const note = await send<Note>('developer', 'POST', `${oneOf(project, mr.iid)}/notes`, 201, {
+      json: { body: `Goes with it ${run}` },
+    });
+    const refused: [Caller, number][] = [
+      ['maintainer', 403],
+      ['developer', 403],
+      ['reporter', 403],
+      ['outsider', 403],
+      ['anonymous', 401],
+      ['invalid', 401],
+    ];
+    for (const [caller, status] of refused)
+      expect(
+        (await callAs(target, caller, oneOf(project, mr.iid), { method: 'DELETE' })).status,
+        caller,
+      ).toBe(status);
+    await send('owner', 'DELETE', oneOf(project, mr.iid), 204);
+    await send('owner', 'GET', oneOf(project, mr.iid), 404);
+    await send('owner', 'GET', `${oneOf(project, mr.iid)}/notes/${note.id}`, 404);
+    await send('owner', 'DELETE', oneOf(project, mr.iid), 404);
+    expect((await branch(project, source)).name).toBe(source);
+    // The branch may have a merge request again.
+    const again = await createMr(project, { source_branch: source });
+    await send('admin', 'DELETE', oneOf(project, again.iid), 204);
+  });
+});
+
 describe('merge methods', () => {
   it('fast-forwards with `ff` and refuses a merge that is no fast-forward (406)', async () => {
     const project = await newProject();
