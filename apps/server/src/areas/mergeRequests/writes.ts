@@ -1,7 +1,8 @@
 // Making, changing and deleting merge requests (GitLab v4's `POST`, `PUT` and `DELETE
 // /projects/:id/merge_requests`, MergeRequests::CreateService and UpdateService, Issuable::DestroyService,
-// the MergeRequest model's validate_branches and the merge request policies; owners delete them). Developers and above open them (create_merge_request_from needs push access); their
-// author, their assignees and Developers and above change them (update_merge_request). Labels and assignees
+// the MergeRequest model's validate_branches and the merge request policies; owners delete them).
+// Developers and above open them (create_merge_request_from needs push access); their author, their
+// assignees and Developers and above change them (update_merge_request). Labels and assignees
 // are merge request metadata: only Developers and above set them (admin_merge_request), other callers'
 // values are dropped (IssuableBaseService#filter_params).
 
