@@ -24,10 +24,19 @@ cd "$(dirname "$0")/.."
 beside_log=$(mktemp)
 trap 'rm -f "$beside_log"' EXIT
 
+# Each step prints its wall time and the CPU time of its processes (user and system, children included):
+# on a machine that others load, CPU seconds compare from run to run, wall seconds do not.
+timed() {
+  local name=$1
+  shift
+  local TIMEFORMAT="test: step '$name': %0R s wall, %0U s user + %0S s system CPU ($(uptime | sed 's/.*load/load/'))"
+  time "$@"
+}
+
 # Runs "$@" in the background into beside_log; `joined` waits for it and prints that log.
 beside_pid=
 beside() {
-  "$@" >"$beside_log" 2>&1 &
+  timed "$@" >"$beside_log" 2>&1 &
   beside_pid=$!
 }
 joined() {
@@ -42,23 +51,27 @@ conformance() {
   pnpm --filter @collab/conformance exec vitest run "$@"
 }
 
-beside bash scripts/test-under-node.sh 24.21.0 fetch
-turbo run build lint typecheck || exit
+beside fetch bash scripts/test-under-node.sh 24.21.0 fetch
+timed 'build, lint, typecheck' turbo run build lint typecheck || exit
 joined 'fetching Node.js 24.21.0' || exit
-biome check . || exit
+timed biome biome check . || exit
 
-beside bash -c 'pnpm --filter @collab/client test &&
-  pnpm --filter @collab/conformance exec vitest run --project packing test/package.test.ts &&
-  bash scripts/test-under-node.sh 24.21.0 runtime-packages'
-pnpm --filter @collab/server test && bash scripts/test-under-node.sh 24.21.0 runtime-server
+packages() {
+  timed 'client' pnpm --filter @collab/client test &&
+    timed 'packing' pnpm --filter @collab/conformance exec vitest run --project packing test/package.test.ts &&
+    timed 'packages under 24' bash scripts/test-under-node.sh 24.21.0 runtime-packages
+}
+beside 'client and packing, under 20 and 24' packages
+timed server pnpm --filter @collab/server test &&
+  timed 'server under 24' bash scripts/test-under-node.sh 24.21.0 runtime-server
 server_status=$?
 joined 'the client tests and the packing test, under the machine Node.js and 24.21.0' || exit
 [ "$server_status" -eq 0 ] || exit "$server_status"
 
-beside conformance --project packing test/toolOutside.test.ts
-conformance --project warm --project fresh
+beside 'packed tool' conformance --project packing test/toolOutside.test.ts
+timed 'contract suite' conformance --project warm --project fresh
 conformance_status=$?
 joined 'the packed tool test' || exit
 [ "$conformance_status" -eq 0 ] || exit "$conformance_status"
 
-bash scripts/test-under-node.sh 24.21.0 runtime-contract
+timed 'contract under 24' bash scripts/test-under-node.sh 24.21.0 runtime-contract || exit
