@@ -26,10 +26,13 @@ trap 'rm -f "$beside_log"' EXIT
 
 # Each step prints its wall time and the CPU time of its processes (user and system, children included):
 # on a machine that others load, CPU seconds compare from run to run, wall seconds do not.
+load() {
+  uptime | sed 's/.*load average: //'
+}
 timed() {
   local name=$1
   shift
-  local TIMEFORMAT="test: step '$name': %0R s wall, %0U s user + %0S s system CPU ($(uptime | sed 's/.*load/load/'))"
+  local TIMEFORMAT="test: step '$name': %0R s wall, %0U s user + %0S s system CPU (load at its start $(load))"
   time "$@"
 }
 
