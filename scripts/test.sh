@@ -12,9 +12,11 @@
 #  3. the conformance suite under the machine's Node.js, its packed tool's test (toolOutside) in a vitest run
 #     of its own beside the rest (the `packing` project of packages/conformance/vitest.config.ts: no warm
 #     server for either packing test);
-#  4. the conformance files of the runtime set under Node.js 24 (runtime-contract).
-# The contract files on PostgreSQL run in `pnpm test:full` (every server and contract file under Node.js 24 on
-# PostgreSQL): in the test command they took 3.3 of its 13.8 minutes from a fresh clone (load 4-6).
+#  4. the contract files of every area on PostgreSQL (the run starts its own from the embedded-postgres
+#     package, a warm server per test worker on it, and fresh servers copied from a seeded template) under
+#     Node.js 24, with the conformance files of the runtime set: one pass runs them under 24 and on
+#     PostgreSQL (scripts/test-under-node.sh 24.21.0 postgres-contract). The server's tests of the SQLite
+#     driver under 24 ran in step 2.
 # A run in the background prints its output once it is done. The tests run through pnpm, not turbo: the
 # builds are done, and two turbo runs at once would both restore the cached build outputs. A failed step stops
 # the run, as `a && b` would; the exit code is that step's.
@@ -77,4 +79,4 @@ conformance_status=$?
 joined 'the packed tool test' || exit
 [ "$conformance_status" -eq 0 ] || exit "$conformance_status"
 
-timed 'contract under 24' bash scripts/test-under-node.sh 24.21.0 runtime-contract || exit
+timed 'contract files on PostgreSQL under 24' bash scripts/test-under-node.sh 24.21.0 postgres-contract
