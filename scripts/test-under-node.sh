@@ -3,7 +3,7 @@
 #
 #   bash scripts/test-under-node.sh 24.21.0 runtime          (`pnpm test:full` under 22.23.3)
 #   bash scripts/test-under-node.sh 24.21.0 server-suite     (`pnpm test:full` under 24, on PostgreSQL)
-#   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same)
+#   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same, but the files of postgres-contract)
 #   bash scripts/test-under-node.sh 24.21.0 postgres-contract (`pnpm test`, on PostgreSQL)
 #
 # `runtime` is `runtime-packages` and `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
@@ -24,9 +24,9 @@
 # (repositoryFiles, branches), a real client library (gitbeaker) and the packed package (package). The other
 # files run the same JavaScript (rules, parsers, the HTTP areas) and send the same requests; `pnpm test`
 # has just run them under the machine's Node.js (20 here). `server-suite` runs every file of the server's
-# tests, `contract-suite` every file of the contract suite but the docs ones (no server code: they check the
-# built docs in a browser): `pnpm test:full` runs both on PostgreSQL, so that one pass runs each test under 24
-# and on PostgreSQL.
+# tests, `contract-suite` every file of the contract suite but those of `postgres-contract` and the docs ones
+# (no server code: they check the built docs in a browser): `pnpm test:full` runs both on PostgreSQL, so that
+# with `pnpm test`'s `postgres-contract` one pass runs each test under 24 and on PostgreSQL.
 #
 # `fetch` only fetches that Node.js: `pnpm test` does it beside its build, so that two scopes it runs at once
 # do not fetch it at the same time.
@@ -104,6 +104,11 @@ run_server_suite() {
   pnpm --filter @collab/server exec vitest run
 }
 
+# The names of the files postgres-contract runs, one a line.
+postgres_contract_files() {
+  conformance_files_but "${across_areas[@]}" | sed 's|^test/||; s|\.test\.ts$||'
+}
+
 run_postgres_contract() {
   # shellcheck disable=SC2046 # one argument per line
   COLLAB_TEST_DATABASE=postgres pnpm --filter @collab/conformance exec vitest run \
@@ -112,7 +117,7 @@ run_postgres_contract() {
 
 run_contract_suite() {
   # shellcheck disable=SC2046 # one argument per line
-  pnpm --filter @collab/conformance exec vitest run $(conformance_files_but "${docs[@]}")
+  pnpm --filter @collab/conformance exec vitest run $(conformance_files_but $(postgres_contract_files) "${docs[@]}")
 }
 
 case "$scope" in
