@@ -92,6 +92,17 @@ export async function updateProjectMergeRequest() {
   // #endregion
 }
 
+/** Delete a merge request */
+export async function deleteProjectMergeRequest() {
+  // #region deleteProjectMergeRequest
+  await unwrap(
+    api.DELETE('/projects/{id}/merge_requests/{merge_request_iid}', {
+      params: { path: { id: 'my-group/my-project', merge_request_iid: 7 } },
+    }),
+  );
+  // #endregion
+}
+
 /** Merge a merge request */
 export async function mergeProjectMergeRequest() {
   // #region mergeProjectMergeRequest

@@ -1,7 +1,7 @@
 // gitbeaker (@gitbeaker/rest 43.8) against merge requests made, changed and merged through the API, called
 // as its documentation shows them: MergeRequests.create(projectId, sourceBranch, targetBranch, title,
 // options), MergeRequests.edit(projectId, iid, options) and MergeRequests.merge(projectId, iid, options)
-// (`accept` is the same call), MergeRequests.cancelOnPipelineSuccess(projectId, iid), with gitbeaker's camelCase options sent as a snake_case JSON body. The
+// (`accept` is the same call), MergeRequests.cancelOnPipelineSuccess(projectId, iid), MergeRequests.remove(projectId, iid), with gitbeaker's camelCase options sent as a snake_case JSON body. The
 // branches and commits come through gitbeaker too (Branches.create, RepositoryFiles.create). Every response
 // of the API also goes through the suite's validating fetch.
 //
@@ -147,5 +147,13 @@ describe('MergeRequests', () => {
     });
     const again = await refusal(as('developer').MergeRequests.cancelOnPipelineSuccess(projectId, iid));
     expect(again.status).toBe(405);
+  });
+
+  it('removes a merge request as the owner (remove), refused to a maintainer (403)', async () => {
+    const source = await branchWithCommit('remove.txt');
+    const { iid } = await as('developer').MergeRequests.create(projectId, source, 'main', `Remove ${RUN}`);
+    expect((await refusal(as('maintainer').MergeRequests.remove(projectId, iid))).status).toBe(403);
+    await as('owner').MergeRequests.remove(projectId, iid);
+    expect((await refusal(as('owner').MergeRequests.show(projectId, iid))).status).toBe(404);
   });
 });

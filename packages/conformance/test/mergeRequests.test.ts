@@ -547,6 +547,24 @@ describe('merge', () => {
 
   const mergePath = (p: string, iid: number) => `${oneOf(p, iid)}/merge`;
 
+  it('refuses (405) a merge request whose source has no commits the target lacks: `commits_status`', async () => {
+    const source = unique('empty');
+    await send('developer', 'POST', `/projects/${project}/repository/branches`, 201, {
+      json: { branch: source, ref: 'main' },
+    });
+    const mr = await createMr(project, { source_branch: source });
+    expect(await send<MergeRequest>('developer', 'GET', oneOf(project, mr.iid), 200)).toMatchObject({
+      state: 'opened',
+      detailed_merge_status: 'commits_status',
+    });
+    await send('developer', 'PUT', mergePath(project, mr.iid), 405);
+    // A commit on the source gives it something to merge.
+    await commitFile(project, source, `empty-${run}.txt`, 'now\n');
+    expect(await send<MergeRequest>('developer', 'GET', oneOf(project, mr.iid), 200)).toMatchObject({
+      detailed_merge_status: 'mergeable',
+    });
+  });
+
   it('merges with a merge commit, records it, notes it, resolves to-dos and deletes the source when asked', async () => {
     // The target moves on after the branch is made: a true merge, not a fast-forward.
     const source = await branchWith(project, 'merge-a.txt', 'a\n');
@@ -663,6 +681,38 @@ describe('merge', () => {
   });
 });
 
+describe('delete', () => {
+  it('deletes for owners and administrators only, with its notes; its branches stay', async () => {
+    const project = await newProject();
+    const source = await branchWith(project, 'deleted.txt', 'd\n');
+    const mr = await createMr(project, { source_branch: source });
+    const note = await send<Note>('developer', 'POST', `${oneOf(project, mr.iid)}/notes`, 201, {
+      json: { body: `Goes with it ${run}` },
+    });
+    const refused: [Caller, number][] = [
+      ['maintainer', 403],
+      ['developer', 403],
+      ['reporter', 403],
+      ['outsider', 403],
+      ['anonymous', 401],
+      ['invalid', 401],
+    ];
+    for (const [caller, status] of refused)
+      expect(
+        (await callAs(target, caller, oneOf(project, mr.iid), { method: 'DELETE' })).status,
+        caller,
+      ).toBe(status);
+    await send('owner', 'DELETE', oneOf(project, mr.iid), 204);
+    await send('owner', 'GET', oneOf(project, mr.iid), 404);
+    await send('owner', 'GET', `${oneOf(project, mr.iid)}/notes/${note.id}`, 404);
+    await send('owner', 'DELETE', oneOf(project, mr.iid), 404);
+    expect((await branch(project, source)).name).toBe(source);
+    // The branch may have a merge request again.
+    const again = await createMr(project, { source_branch: source });
+    await send('admin', 'DELETE', oneOf(project, again.iid), 204);
+  });
+});
+
 describe('merge methods', () => {
   it('fast-forwards with `ff` and refuses a merge that is no fast-forward (406)', async () => {
     const project = await newProject();
@@ -672,7 +722,8 @@ describe('merge methods', () => {
     const behind = await branchWith(project, 'behind.txt', 'b\n');
     const mr = await createMr(project, { source_branch: source });
     const merged = await send<MergeRequest>('developer', 'PUT', `${oneOf(project, mr.iid)}/merge`, 200);
-    expect(merged.merge_commit_sha).toBe(head);
+    // A fast-forward makes no merge commit: GitLab answers none.
+    expect(merged.merge_commit_sha).toBeNull();
     expect((await branch(project, 'main')).commit.id).toBe(head);
     // `behind` lacks the commit main now has: no fast-forward.
     const late = await createMr(project, { source_branch: behind });

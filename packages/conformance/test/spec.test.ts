@@ -78,6 +78,7 @@ describe('the bundled spec', () => {
       'updateProjectMergeRequest',
       'mergeProjectMergeRequest',
       'cancelMergeRequestAutoMerge',
+      'deleteProjectMergeRequest',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

@@ -676,6 +676,83 @@ describe('DELETE /users/:id', () => {
     ).toBe(204);
   });
 
+  /** A user of this run who is a Developer of the public project and of the namespace, with a token. */
+  async function contributor(): Promise<{ user: AdminUser; token: string; project: string; group: string }> {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const group = encodeURIComponent(target.config.fixtures.namespace);
+    for (const source of [`/projects/${project}`, `/groups/${group}`]) {
+      const member = await write('admin', 'POST', `${source}/members`, {
+        user_id: user.id,
+        access_level: 30,
+      });
+      expect(member.status, JSON.stringify(member.body)).toBe(201);
+    }
+    return { user, token, project, group };
+  }
+
+  /** A public snippet of the user's, personal or in the project. */
+  async function snippetOf(token: string, collection: string): Promise<number> {
+    const { status, body } = await withToken<{ id: number }>(token, collection, {
+      method: 'POST',
+      json: { title: `Leaves ${RUN}`, file_name: 'a.txt', content: 'kept?\n', visibility: 'public' },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    return body.id;
+  }
+
+  it("deletes the user's personal snippets and keeps the project snippets, by the ghost user", async () => {
+    const { user, token, project } = await contributor();
+    const personal = await snippetOf(token, '/snippets');
+    const inProject = await snippetOf(token, `/projects/${project}/snippets`);
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    expect((await get('admin', `/snippets/${personal}`)).status).toBe(404);
+    const kept = await get<{ author: { name: string } }>(
+      'admin',
+      `/projects/${project}/snippets/${inProject}`,
+    );
+    expect(kept.status).toBe(200);
+    expect(kept.body.author.name).toBe('Ghost User');
+    expect((await write('admin', 'DELETE', `/projects/${project}/snippets/${inProject}`)).status).toBe(204);
+  });
+
+  it('with hard_delete deletes every snippet and epic the user wrote', async () => {
+    const { user, token, project, group } = await contributor();
+    const personal = await snippetOf(token, '/snippets');
+    const inProject = await snippetOf(token, `/projects/${project}/snippets`);
+    const epic = await withToken<{ iid: number }>(token, `/groups/${group}/epics`, {
+      method: 'POST',
+      json: { title: `Epic of a user who leaves ${RUN}` },
+    });
+    expect(epic.status, JSON.stringify(epic.body)).toBe(201);
+    const deleted = await callAs(target, 'admin', `/users/${user.id}`, {
+      method: 'DELETE',
+      query: { hard_delete: 'true' },
+    });
+    expect(deleted.status).toBe(204);
+    for (const path of [
+      `/snippets/${personal}`,
+      `/projects/${project}/snippets/${inProject}`,
+      `/groups/${group}/epics/${epic.body.iid}`,
+    ])
+      expect((await get('admin', path)).status, path).toBe(404);
+  });
+
+  it("keeps the user's epics without hard_delete, by the ghost user", async () => {
+    const { user, token, group } = await contributor();
+    const epic = await withToken<{ iid: number }>(token, `/groups/${group}/epics`, {
+      method: 'POST',
+      json: { title: `Epic that stays ${RUN}` },
+    });
+    expect(epic.status, JSON.stringify(epic.body)).toBe(201);
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    const kept = await get<{ author: { name: string } }>('admin', `/groups/${group}/epics/${epic.body.iid}`);
+    expect(kept.status).toBe(200);
+    expect(kept.body.author.name).toBe('Ghost User');
+    expect((await write('admin', 'DELETE', `/groups/${group}/epics/${epic.body.iid}`)).status).toBe(204);
+  });
+
   it('is for administrators only (403/401), 404 for an unknown user', async () => {
     const user = await makeUser();
     for (const [caller, expected] of REFUSED)

@@ -11,15 +11,9 @@ import { ApiError, forbidden, invalidParameter, notFound } from '../../core/http
 import type { RequestBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso, todayIso } from '../../core/store/database.js';
 import type { Page, PageWindow } from '../../core/store/paging.js';
+import { addMemberIn } from '../members/index.js';
 import { type AccessRequest, type AccessRequestMember, presentMember, presentRequest } from './present.js';
-import {
-  deleteRequest,
-  findRequest,
-  insertMember,
-  insertRequest,
-  pageOfRequests,
-  type Source,
-} from './store.js';
+import { deleteRequest, findRequest, insertRequest, pageOfRequests, type Source } from './store.js';
 
 export type SourceType = Source['type'];
 type ApproveRequest = RequestBody<'approveProjectAccessRequest'>;
@@ -162,20 +156,17 @@ export async function approveAccessRequest(
   const row = await context.db.transaction().execute(async (trx) => {
     const request = await findRequest(trx, source, userId);
     if (!request) return undefined;
-    await deleteRequest(trx, source, userId);
-    try {
-      await insertMember(trx, source, {
-        userId,
-        accessLevel: level,
-        createdAt: nowIso(),
-        createdBy: approver.id,
-        today: todayIso(),
-      });
-    } catch (error) {
-      // A member already (made by other means since the request): refused, and the request stays.
-      if (isUniqueViolation(error)) throw alreadyExists();
-      throw error;
-    }
+    // The membership answers the request, which goes with it (the members area's rule); a member already
+    // (made by other means since the request) is refused, and the request stays.
+    const added = await addMemberIn(trx, source, {
+      userId,
+      accessLevel: level,
+      expiresAt: null,
+      createdBy: approver.id,
+      now: nowIso(),
+      today: todayIso(),
+    });
+    if (!added) throw alreadyExists();
     return request;
   });
   if (!row) throw requestNotFound();

@@ -1,7 +1,6 @@
-// The access-request area's queries: pending requests (table access_requests) and the membership an
-// approval makes (table members).
-import { type SqlBool, sql, type Transaction } from 'kysely';
-import { unexpiredMembership } from '../../core/access/membership.js';
+// The access-request area's queries: pending requests (table access_requests). The membership an approval
+// makes is the members area's (addMemberIn).
+import type { Transaction } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { Database } from '../../core/store/tables.js';
@@ -73,33 +72,4 @@ export async function deleteRequest(db: Reader, source: Source, userId: number):
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-/**
- * Makes the requester a member, approved by `createdBy`. An expired membership of the user is no membership
- * (GitLab removes it when it expires): the new one replaces it.
- */
-export async function insertMember(
-  trx: Transaction<Database>,
-  source: Source,
-  member: { userId: number; accessLevel: number; createdAt: string; createdBy: number; today: string },
-): Promise<void> {
-  await trx
-    .deleteFrom('members')
-    .where('source_type', '=', source.type)
-    .where('source_id', '=', source.id)
-    .where('user_id', '=', member.userId)
-    .where(sql<SqlBool>`not ${unexpiredMembership('members', member.today)}`)
-    .execute();
-  await trx
-    .insertInto('members')
-    .values({
-      source_type: source.type,
-      source_id: source.id,
-      user_id: member.userId,
-      access_level: member.accessLevel,
-      created_at: member.createdAt,
-      created_by_id: member.createdBy,
-    })
-    .execute();
 }

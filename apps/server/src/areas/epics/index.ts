@@ -18,4 +18,4 @@ export {
   onEpicStateChange,
   type ReadableEpic,
 } from './service.js';
-export { EPIC_TYPE, type EpicRow } from './store.js';
+export { deleteEpicsOfAuthor, EPIC_TYPE, type EpicRow } from './store.js';

@@ -16,7 +16,7 @@ import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database, EpicsTable } from '../../core/store/tables.js';
-import type { LabelFilter } from '../issuables/index.js';
+import { deleteWhatHangsOn, type LabelFilter } from '../issuables/index.js';
 
 export type EpicRow = Selectable<EpicsTable>;
 
@@ -305,19 +305,28 @@ export async function updateEpic(db: Db, id: number, changes: EpicChanges): Prom
     .executeTakeFirstOrThrow();
 }
 
-/** Deletes the epic with its labels and reactions; its children stay, without a parent (foreign key). */
+/**
+ * Deletes the epic with what hangs on it (labels, reactions, notes, to-dos); its children stay, without a
+ * parent (foreign key).
+ */
 export async function deleteEpic(db: Db, id: number): Promise<void> {
-  await db
-    .deleteFrom('issuable_labels')
-    .where('issuable_type', '=', EPIC_TYPE)
-    .where('issuable_id', '=', id)
-    .execute();
-  await db
-    .deleteFrom('award_emoji')
-    .where('awardable_type', '=', EPIC_TYPE)
-    .where('awardable_id', '=', id)
-    .execute();
+  await deleteWhatHangsOn(db, EPIC_TYPE, [id]);
   await db.deleteFrom('epics').where('id', '=', id).execute();
+}
+
+/**
+ * Deletes the epics a user wrote, each as DELETE of an epic does, and refreshes their parents' dates (in
+ * the caller's transaction): a hard deletion of the user, whose epics GitLab's foreign key on the author
+ * deletes with it.
+ */
+export async function deleteEpicsOfAuthor(db: Db, authorId: number): Promise<void> {
+  const rows = await db
+    .selectFrom('epics')
+    .select(['id', 'parent_id'])
+    .where('author_id', '=', authorId)
+    .execute();
+  for (const row of rows) await deleteEpic(db, row.id);
+  for (const parent of new Set(rows.map((row) => row.parent_id))) await refreshDates(db, parent);
 }
 
 /**

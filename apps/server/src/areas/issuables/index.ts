@@ -21,6 +21,7 @@ export {
 export {
   activeUsers,
   deleteWhatHangsOn,
+  type HangingTarget,
   type IssuableRole,
   type IssuableType,
   type IssuableUser,

@@ -137,8 +137,9 @@ export async function replaceUsers(
 /* Deleting issuables ----------------------------------------------------------------------------- */
 
 /**
- * The rows that hang on an issuable or an epic by its type and ID (GitLab's polymorphic associations):
- * reactions, labels, assignees and reviewers, to-dos (those about its notes name it too) and notes.
+ * The rows that hang on an issuable, an epic or a snippet by its type and ID (GitLab's polymorphic
+ * associations): reactions, labels, assignees and reviewers, to-dos (those about its notes name it too) and
+ * notes. A snippet has no labels nor assignees: those statements find nothing for it.
  */
 const HANGING_ON_ISSUABLE = [
   ['award_emoji', 'awardable_type', 'awardable_id'],
@@ -151,15 +152,14 @@ const HANGING_ON_ISSUABLE = [
 /** IDs per statement, well below the databases' limits on bound parameters. */
 const DELETE_CHUNK = 500;
 
+/** What can have notes, reactions and to-dos hanging on it, by the type those rows name. */
+export type HangingTarget = IssuableType | 'Epic' | 'Snippet';
+
 /**
- * Deletes what hangs on these issuables or epics (in the caller's transaction); the issuables' own rows are
- * the caller's to delete.
+ * Deletes what hangs on these issuables, epics or snippets (in the caller's transaction); their own rows
+ * are the caller's to delete.
  */
-export async function deleteWhatHangsOn(
-  db: Db,
-  type: IssuableType | 'Epic',
-  ids: readonly number[],
-): Promise<void> {
+export async function deleteWhatHangsOn(db: Db, type: HangingTarget, ids: readonly number[]): Promise<void> {
   for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
     const chunk = ids.slice(start, start + DELETE_CHUNK);
     // Table and column names from the list above, never from the request.

@@ -1,5 +1,6 @@
 // Members of groups and projects, direct and inherited: read, and the direct ones added, changed and removed
-// (GitLab v4's members API; the seeds do not show it); expired memberships removed when they expire.
+// (GitLab v4's members API; the seeds do not show it); expired memberships removed when they expire. An
+// approved access request becomes a membership through addMemberIn, the one rule for adding a member.
 import type { Area } from '../../core/area.js';
 import { membersFixtures } from './fixtures.js';
 import { registerMemberJobs } from './jobs.js';
@@ -11,3 +12,4 @@ export const membersArea: Area = {
   fixtures: membersFixtures,
   registerJobs: (context) => registerMemberJobs(context),
 };
+export { addMemberIn, type NewMember, type Source as MemberSource } from './store.js';

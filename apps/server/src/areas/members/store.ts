@@ -4,11 +4,12 @@
 // a share's level. The user's entry carries the highest level of them all and the dates of the membership
 // that ranks first (the source's own before inherited ones), as GitLab's MembersFinder and
 // GroupMembersFinder answer.
-import { type Expression, type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql, type Transaction } from 'kysely';
 import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
+import type { Database } from '../../core/store/tables.js';
 
 export interface MemberRow {
   user_id: number;
@@ -306,59 +307,68 @@ export function findUserFor(
     : query.where(sql<SqlBool>`lower(username) = ${who.username.toLowerCase()}`).executeTakeFirst();
 }
 
+/** A direct membership to make: who, at which level, until when, made by whom. */
+export interface NewMember {
+  userId: number;
+  accessLevel: number;
+  expiresAt: string | null;
+  createdBy: number;
+  now: string;
+  today: string;
+}
+
 /**
  * Adds a direct member and drops the user's pending access request to the source (the membership answers
  * it), in one transaction. Returns false when the user became a member meanwhile.
  */
-export async function addMemberRow(
-  db: Db,
+export function addMemberRow(db: Db, source: Source, member: NewMember): Promise<boolean> {
+  return db.transaction().execute((trx) => addMemberIn(trx, source, member));
+}
+
+/**
+ * Adds a direct member in the caller's transaction (adding one, approving an access request) and drops the
+ * user's pending access request to the source. An expired membership is no membership (GitLab removes it
+ * when it expires): the new one replaces it. Returns false, adding nothing, when the user is a member.
+ */
+export async function addMemberIn(
+  trx: Transaction<Database>,
   source: Source,
-  member: {
-    userId: number;
-    accessLevel: number;
-    expiresAt: string | null;
-    createdBy: number;
-    now: string;
-    today: string;
-  },
+  member: NewMember,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    // An expired membership is no membership (GitLab removes it when it expires): the new one replaces it.
-    await trx
-      .deleteFrom('members')
-      .where('source_type', '=', source.type)
-      .where('source_id', '=', source.id)
-      .where('user_id', '=', member.userId)
-      .where(sql<SqlBool>`not ${unexpiredMembership('members', member.today)}`)
-      .execute();
-    const existing = await trx
-      .selectFrom('members')
-      .select('id')
-      .where('source_type', '=', source.type)
-      .where('source_id', '=', source.id)
-      .where('user_id', '=', member.userId)
-      .executeTakeFirst();
-    if (existing) return false;
-    await trx
-      .insertInto('members')
-      .values({
-        source_type: source.type,
-        source_id: source.id,
-        user_id: member.userId,
-        access_level: member.accessLevel,
-        created_at: member.now,
-        expires_at: member.expiresAt,
-        created_by_id: member.createdBy,
-      })
-      .execute();
-    await trx
-      .deleteFrom('access_requests')
-      .where('source_type', '=', source.type)
-      .where('source_id', '=', source.id)
-      .where('user_id', '=', member.userId)
-      .execute();
-    return true;
-  });
+  await trx
+    .deleteFrom('members')
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('user_id', '=', member.userId)
+    .where(sql<SqlBool>`not ${unexpiredMembership('members', member.today)}`)
+    .execute();
+  const existing = await trx
+    .selectFrom('members')
+    .select('id')
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('user_id', '=', member.userId)
+    .executeTakeFirst();
+  if (existing) return false;
+  await trx
+    .insertInto('members')
+    .values({
+      source_type: source.type,
+      source_id: source.id,
+      user_id: member.userId,
+      access_level: member.accessLevel,
+      created_at: member.now,
+      expires_at: member.expiresAt,
+      created_by_id: member.createdBy,
+    })
+    .execute();
+  await trx
+    .deleteFrom('access_requests')
+    .where('source_type', '=', source.type)
+    .where('source_id', '=', source.id)
+    .where('user_id', '=', member.userId)
+    .execute();
+  return true;
 }
 
 /** Changes a direct member's level and, when given, the membership's last day. */

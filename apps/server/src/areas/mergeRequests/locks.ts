@@ -9,9 +9,8 @@ import type { ServerContext } from '../../core/context.js';
 import { commitThatMerged } from '../../core/git/merges.js';
 import { repositoryOf } from '../../core/git/repositories.js';
 import { nowIso } from '../../core/store/database.js';
-import { mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { writeMergeRequestState } from './stateWrite.js';
 import { lockedMergeRequests, type MergeRequestRow, updateMergeRequestIn } from './store.js';
-import { makeMergeRequestTodos } from './todo.js';
 
 /** How long a merge may hold its merge request `locked` before the lock counts as left behind. */
 export const MERGE_LOCK_TIMEOUT_MS = 10 * 60_000;
@@ -44,10 +43,13 @@ export async function releaseStaleLock(
     });
     return reopened ?? row;
   }
-  const userId = row.merge_user_id ?? row.author_id;
   const at = nowIso();
-  const written = await context.db.transaction().execute(async (trx) => {
-    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'locked', {
+  const written = await writeMergeRequestState(
+    context,
+    project,
+    row,
+    'locked',
+    {
       state: 'merged',
       merged_by_id: row.merge_user_id,
       merged_at: at,
@@ -57,23 +59,10 @@ export async function releaseStaleLock(
       merge_when_pipeline_succeeds: 0,
       merge_params: null,
       updated_at: at,
-    });
-    if (!mergeRequest) return undefined;
-    await makeMergeRequestTodos(trx, {
-      project,
-      mergeRequest,
-      authorId: userId,
-      assigneesBefore: [],
-      assigneesAfter: [],
-      descriptionBefore: mergeRequest.description,
-      resolved: true,
-    });
-    await mergeRequestWritten(context, trx, { action: 'merge', mergeRequest, before: row, userId, at });
-    return mergeRequest;
-  });
-  if (!written) return row;
-  await mergeRequestEvent(context, { action: 'merge', mergeRequest: written, before: row, userId, at });
-  return written;
+    },
+    { action: 'merge', userId: row.merge_user_id ?? row.author_id },
+  );
+  return written ?? row;
 }
 
 const LOCK_SWEEP_JOB = 'mergeRequests.releaseStaleLocks';

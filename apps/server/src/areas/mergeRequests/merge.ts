@@ -28,20 +28,21 @@ import type { RequestBody } from '../../core/http/types.js';
 import { nowIso } from '../../core/store/database.js';
 import { findHeadPipelineRecord } from '../pipelines/index.js';
 import { loadProtectionRules, matchingRules } from '../protectedBranches/index.js';
-import { mergeRequestEvent, mergeRequestWritten } from './events.js';
+import { mergeRequestWritten } from './events.js';
 import { releaseStaleLock } from './locks.js';
 import { diffColumns, mergeMethodOf } from './mergeability.js';
 import { isDraftTitle, type MergeRequest } from './present.js';
 import { mayMergeInto, presentFullMergeRequest } from './service.js';
+import { writeMergeRequestState } from './stateWrite.js';
 import {
+  findMergeRequest,
   lockForMerge,
+  type MergeRequestChanges,
   type MergeRequestRow,
   NO_AUTO_MERGE,
   unlockAfterFailedMerge,
-  updateMergeRequest,
   updateMergeRequestIn,
 } from './store.js';
-import { makeMergeRequestTodos } from './todo.js';
 import { mergeRequestForWrite } from './writes.js';
 
 type MergeRequestBody = RequestBody<'mergeProjectMergeRequest'>;
@@ -168,32 +169,25 @@ async function setAutoMerge(
     merge_commit_message: params.merge_commit_message ?? previous.merge_commit_message ?? null,
     squash_commit_message: params.squash_commit_message ?? previous.squash_commit_message ?? null,
   };
-  const written = await context.db.transaction().execute(async (trx) => {
-    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', {
+  const written = await writeMergeRequestState(
+    context,
+    access.project,
+    row,
+    'opened',
+    {
       merge_when_pipeline_succeeds: 1,
       merge_user_id: user.id,
       merge_params: JSON.stringify(kept),
       merge_error: null,
-    });
-    if (!mergeRequest) throw notAllowed();
-    await mergeRequestWritten(context, trx, {
+    },
+    {
       action: 'update',
-      mergeRequest,
-      before: row,
       userId: user.id,
-      at: mergeRequest.updated_at,
       // Noted when it is set, not when a second request sets it again (saved_change_to_auto_merge_enabled?).
       autoMerge: row.merge_when_pipeline_succeeds === 1 ? undefined : { action: 'enabled', sha: sourceHead },
-    });
-    return mergeRequest;
-  });
-  await mergeRequestEvent(context, {
-    action: 'update',
-    mergeRequest: written,
-    before: row,
-    userId: user.id,
-    at: written.updated_at,
-  });
+    },
+  );
+  if (!written) throw notAllowed();
   return written;
 }
 
@@ -236,56 +230,41 @@ export async function mergeNow(
 
   const shouldRemove = params.should_remove_source_branch ?? null;
   const at = nowIso();
-  const mergedRow = await context.db.transaction().execute(async (trx) => {
-    const mergeRequest = await updateMergeRequest(trx, row.id, {
-      state: 'merged',
-      merged_by_id: user.id,
-      merged_at: at,
-      merge_commit_sha: merged.after,
-      squash_commit_sha: merged.squashCommit,
-      squash: merged.squashCommit !== null ? 1 : row.squash,
-      sha: sourceHead,
-      ...diff,
-      merge_status: 'can_be_merged',
-      merge_locked_at: null,
-      merge_when_pipeline_succeeds: 0,
-      merge_params: null,
-      merge_error: null,
-      should_remove_source_branch: shouldRemove === null ? null : shouldRemove ? 1 : 0,
-      updated_at: at,
-    });
-    await makeMergeRequestTodos(trx, {
-      project: access.project,
-      mergeRequest,
-      authorId: user.id,
-      assigneesBefore: [],
-      assigneesAfter: [],
-      descriptionBefore: mergeRequest.description,
-      resolved: true,
-    });
-    await mergeRequestWritten(context, trx, {
-      action: 'merge',
-      mergeRequest,
-      before: row,
-      userId: user.id,
-      at,
-    });
-    return mergeRequest;
-  });
-
-  await context.repositoryEvents.changed(context.db, access.project.id, [
-    { ref: `refs/heads/${row.target_branch}`, before: merged.before, after: merged.after, userId: user.id },
-  ]);
-  if (shouldRemove ?? row.force_remove_source_branch === 1)
-    await removeSourceBranch(context, access, user, row.source_branch, sourceHead);
-  await mergeRequestEvent(context, {
+  const changes: MergeRequestChanges = {
+    state: 'merged',
+    merged_by_id: user.id,
+    merged_at: at,
+    // GitLab keeps a merge commit only: a fast-forward makes none (MergeService#commit).
+    merge_commit_sha: method === 'ff' ? null : merged.after,
+    squash_commit_sha: merged.squashCommit,
+    squash: merged.squashCommit !== null ? 1 : row.squash,
+    sha: sourceHead,
+    ...diff,
+    merge_status: 'can_be_merged',
+    merge_locked_at: null,
+    merge_when_pipeline_succeeds: 0,
+    merge_params: null,
+    merge_error: null,
+    should_remove_source_branch: shouldRemove === null ? null : shouldRemove ? 1 : 0,
+    updated_at: at,
+  };
+  const { target_branch: targetBranch, source_branch: sourceBranch } = row;
+  const mergedRow = await writeMergeRequestState(context, access.project, row, 'locked', changes, {
     action: 'merge',
-    mergeRequest: mergedRow,
-    before: row,
     userId: user.id,
-    at,
+    // The push to the target branch and the source branch's removal come before the merge event, as the
+    // hooks of a merge hear of them.
+    afterCommit: async () => {
+      await context.repositoryEvents.changed(context.db, access.project.id, [
+        { ref: `refs/heads/${targetBranch}`, before: merged.before, after: merged.after, userId: user.id },
+      ]);
+      if (shouldRemove ?? row.force_remove_source_branch === 1)
+        await removeSourceBranch(context, access, user, sourceBranch, sourceHead);
+    },
   });
-  return mergedRow;
+  // Only a release of this lock as stale (locks.ts) moves the state meanwhile: it found the merge in git and
+  // wrote it merged.
+  return mergedRow ?? (await findMergeRequest(context.db, row.project_id, row.iid)) ?? row;
 }
 
 /**

@@ -31,6 +31,8 @@ export function isDraftTitle(title: string): boolean {
 function detailedMergeStatus(row: MergeRequestRow, draft: boolean): string {
   if (row.state !== 'opened') return 'not_open';
   if (draft) return 'draft_status';
+  // The source brings no commit (its head is the merge base): GitLab's CheckCommitsStatusService.
+  if (row.sha !== null && row.diff_base_sha === row.sha) return 'commits_status';
   if (row.merge_status === 'cannot_be_merged' || row.merge_status === 'cannot_be_merged_recheck')
     return 'broken_status';
   if (row.merge_status === 'unchecked' || row.merge_status === 'checking') return 'checking';

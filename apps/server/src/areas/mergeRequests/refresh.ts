@@ -21,10 +21,9 @@ import {
   type AutoMergeChange,
   CLOSED_ABORTS_AUTO_MERGE,
   type MergeRequestAction,
-  mergeRequestEvent,
-  mergeRequestWritten,
   type PushedCommits,
 } from './events.js';
+import { writeMergeRequestState } from './stateWrite.js';
 import {
   type MergeRequestChanges,
   type MergeRequestRow,
@@ -32,7 +31,6 @@ import {
   openMergeRequestsOfBranch,
   updateMergeRequestIn,
 } from './store.js';
-import { makeMergeRequestTodos } from './todo.js';
 
 const BRANCH_REF = 'refs/heads/';
 
@@ -69,37 +67,7 @@ async function writeChange(
   userId: number,
   notes: { autoMerge?: AutoMergeChange; pushed?: PushedCommits } = {},
 ): Promise<void> {
-  const written = await context.db.transaction().execute(async (trx) => {
-    const mergeRequest = await updateMergeRequestIn(trx, row.id, 'opened', changes);
-    if (!mergeRequest) return undefined;
-    if (action !== 'update')
-      await makeMergeRequestTodos(trx, {
-        project,
-        mergeRequest,
-        authorId: userId,
-        assigneesBefore: [],
-        assigneesAfter: [],
-        descriptionBefore: mergeRequest.description,
-        resolved: true,
-      });
-    await mergeRequestWritten(context, trx, {
-      action,
-      mergeRequest,
-      before: row,
-      userId,
-      at: mergeRequest.updated_at,
-      ...notes,
-    });
-    return mergeRequest;
-  });
-  if (written)
-    await mergeRequestEvent(context, {
-      action,
-      mergeRequest: written,
-      before: row,
-      userId,
-      at: written.updated_at,
-    });
+  await writeMergeRequestState(context, project, row, 'opened', changes, { action, userId, ...notes });
 }
 
 async function closeFromDeletedBranch(

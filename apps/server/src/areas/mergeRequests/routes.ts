@@ -11,7 +11,7 @@ import { iidsQuery, integerQuery, labelsQuery, orderQuery } from '../issuables/i
 import { cancelAutoMerge, mergeProjectMergeRequest } from './merge.js';
 import { getProjectMergeRequest, listProjectMergeRequests } from './service.js';
 import type { MergeRequestFilters, MergeRequestOrderBy } from './store.js';
-import { createProjectMergeRequest, updateProjectMergeRequest } from './writes.js';
+import { createProjectMergeRequest, deleteProjectMergeRequest, updateProjectMergeRequest } from './writes.js';
 
 const STATES: readonly MergeRequestFilters['state'][] = ['opened', 'closed', 'locked', 'merged', 'all'];
 const ORDERS: readonly MergeRequestOrderBy[] = ['created_at', 'updated_at', 'title', 'merged_at'];
@@ -47,6 +47,16 @@ export function mergeRequestsHandlers(context: ServerContext): OperationHandlers
     const body: ResponseBody<'listProjectMergeRequests', 200> = items;
     setPaginationHeaders(req, res, page, total);
     res.json(body);
+  };
+
+  handlers.deleteProjectMergeRequest = async (req, res) => {
+    await deleteProjectMergeRequest(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'merge_request_iid'),
+    );
+    res.status(204).end();
   };
 
   handlers.getProjectMergeRequest = async (req, res) => {

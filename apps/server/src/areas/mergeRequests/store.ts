@@ -11,7 +11,7 @@ import {
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import type { MergeRequestsTable } from '../../core/store/tables.js';
-import { type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
+import { deleteWhatHangsOn, type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
 
@@ -291,6 +291,13 @@ export function updateMergeRequestIn(
     .where('state', '=', state)
     .returningAll()
     .executeTakeFirst();
+}
+
+/** Deletes a merge request with what hangs on it (in the caller's transaction); false when it was gone. */
+export async function deleteMergeRequestRow(trx: Db, id: number): Promise<boolean> {
+  await deleteWhatHangsOn(trx, 'MergeRequest', [id]);
+  const result = await trx.deleteFrom('merge_requests').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 /* Fixtures ---------------------------------------------------------------------------------------- */

@@ -1,7 +1,8 @@
-// Making and changing merge requests (GitLab v4's `POST` and `PUT /projects/:id/merge_requests`,
-// MergeRequests::CreateService and UpdateService, the MergeRequest model's validate_branches and the merge
-// request policies). Developers and above open them (create_merge_request_from needs push access); their
-// author, their assignees and Developers and above change them (update_merge_request). Labels and assignees
+// Making, changing and deleting merge requests (GitLab v4's `POST`, `PUT` and `DELETE
+// /projects/:id/merge_requests`, MergeRequests::CreateService and UpdateService, Issuable::DestroyService,
+// the MergeRequest model's validate_branches and the merge request policies; owners delete them).
+// Developers and above open them (create_merge_request_from needs push access); their author, their
+// assignees and Developers and above change them (update_merge_request). Labels and assignees
 // are merge request metadata: only Developers and above set them (admin_merge_request), other callers'
 // values are dropped (IssuableBaseService#filter_params).
 
@@ -38,6 +39,7 @@ import { diffColumns, mergeStatusOf } from './mergeability.js';
 import type { MergeRequest } from './present.js';
 import { presentFullMergeRequest } from './service.js';
 import {
+  deleteMergeRequestRow,
   findMergeRequest,
   findOpenDuplicate,
   insertMergeRequest,
@@ -323,4 +325,22 @@ export async function updateProjectMergeRequest(
     at: updated.updated_at,
   });
   return presentFullMergeRequest(context, caller, access, updated, origin);
+}
+
+/**
+ * Deletes a merge request (GitLab's DELETE, `destroy_merge_request`: the project's owners and
+ * administrators; 403 for others who can see it) with what hangs on it.
+ */
+export async function deleteProjectMergeRequest(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+): Promise<void> {
+  requireUser(caller);
+  requireScope(caller, 'api');
+  const { access, row } = await mergeRequestForWrite(context, caller, idOrPath, iid);
+  if (access.accessLevel < AccessLevel.OWNER) throw forbidden();
+  const deleted = await context.db.transaction().execute((trx) => deleteMergeRequestRow(trx, row.id));
+  if (!deleted) throw mergeRequestNotFound();
 }

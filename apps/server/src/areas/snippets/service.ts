@@ -26,7 +26,7 @@ import {
   projectSnippetScope,
 } from './rules.js';
 import {
-  deleteSnippet,
+  deleteSnippets,
   filesOf,
   findPersonalSnippet,
   findProjectSnippet,
@@ -253,11 +253,17 @@ export async function changeSnippet(
   return presentOne(context, await writeUpdate(context, row, changes, files), origin);
 }
 
+/** Deletes one snippet with what hangs on it; 404 when a concurrent request deleted it first. */
+async function deleteSnippet(context: ServerContext, id: number): Promise<void> {
+  const deleted = await context.db.transaction().execute((trx) => deleteSnippets(trx, [id]));
+  if (deleted === 0) throw snippetNotFound();
+}
+
 export async function removeSnippet(context: ServerContext, caller: Caller, id: number): Promise<void> {
   requireUser(caller);
   requireScope(caller, 'api');
   const row = await changeableSnippet(context, caller, id);
-  if (!(await deleteSnippet(context.db, row.id))) throw snippetNotFound();
+  await deleteSnippet(context, row.id);
 }
 
 export async function getSnippetUserAgentDetail(
@@ -433,7 +439,7 @@ export async function removeProjectSnippet(
   requireScope(caller, 'api');
   const access = await snippetsProject(context, caller, idOrPath);
   const row = await changeableProjectSnippet(context, caller, access, id);
-  if (!(await deleteSnippet(context.db, row.id))) throw snippetNotFound();
+  await deleteSnippet(context, row.id);
 }
 
 export async function getProjectSnippetUserAgentDetail(

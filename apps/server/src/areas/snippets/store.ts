@@ -1,9 +1,10 @@
 // The snippets area's queries: snippets (personal ones have no project) and their files.
 
-import type { Expression, Insertable, Selectable, SqlBool } from 'kysely';
+import type { Expression, Insertable, Selectable, SqlBool, Transaction } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { SnippetFilesTable, SnippetsTable } from '../../core/store/tables.js';
+import type { Database, SnippetFilesTable, SnippetsTable } from '../../core/store/tables.js';
+import { deleteWhatHangsOn } from '../issuables/index.js';
 
 export type SnippetRow = Selectable<SnippetsTable>;
 export type SnippetFileRow = Selectable<SnippetFilesTable>;
@@ -146,10 +147,33 @@ export async function replaceFiles(db: Db, snippetId: number, files: readonly Sn
     .execute();
 }
 
-/** Deletes a snippet (its files go with it); false when it was already gone. */
-export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
-  const result = await db.deleteFrom('snippets').where('id', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** IDs per statement, well below the databases' limits on bound parameters. */
+const DELETE_CHUNK = 500;
+
+/**
+ * Deletes snippets in the caller's transaction with what hangs on them, as GitLab's Snippet destroys its
+ * notes and award emoji (`dependent: :destroy`) and to-dos about it go with their target; the files go by
+ * foreign key. Returns how many snippets were still there.
+ */
+export async function deleteSnippets(trx: Transaction<Database>, ids: readonly number[]): Promise<number> {
+  let deleted = 0;
+  for (let start = 0; start < ids.length; start += DELETE_CHUNK) {
+    const chunk = ids.slice(start, start + DELETE_CHUNK);
+    await deleteWhatHangsOn(trx, 'Snippet', chunk);
+    const result = await trx.deleteFrom('snippets').where('id', 'in', chunk).executeTakeFirst();
+    deleted += Number(result.numDeletedRows);
+  }
+  return deleted;
+}
+
+/**
+ * Deletes the snippets a user still wrote, with what hangs on them (in the caller's transaction): a
+ * deletion of the user (GitLab's `delete_snippets`, after the project snippets moved to the ghost user).
+ */
+export async function deleteSnippetsOfAuthor(trx: Transaction<Database>, authorId: number): Promise<void> {
+  const rows = await trx.selectFrom('snippets').select('id').where('author_id', '=', authorId).execute();
+  const ids = rows.map((row) => row.id);
+  await deleteSnippets(trx, ids);
 }
 
 /** Adds a snippet as given, with its files (fixtures); returns its ID. */

@@ -5,9 +5,11 @@
 //   checked in the transaction that writes (two requests for one name cannot both succeed). The formats and
 //   lengths are the spec's (the validator answers 400 naming the field); `public_email` must be the user's
 //   own address (GitLab's "is not an email you own").
-// - A deletion removes the user's personal projects and moves the user's contributions to the ghost user
-//   (made by the first deletion) or, with `hard_delete`, deletes its notes and award emoji; a user who owns
-//   a group alone is not deleted (409) unless `hard_delete`, which removes those groups too.
+// - A deletion removes the user's personal projects and personal snippets and moves the user's
+//   contributions (project snippets among them) to the ghost user (made by the first deletion); with
+//   `hard_delete` it deletes instead the user's issues, merge requests, epics, snippets, notes and award
+//   emoji. A user who owns a group alone is not deleted (409) unless `hard_delete`, which removes those
+//   groups too.
 
 import type { Transaction, Updateable } from 'kysely';
 import { type Caller, requireScope, requireUser } from '../../core/access/caller.js';
@@ -16,8 +18,10 @@ import { ApiError, conflict, forbidden, notFound } from '../../core/http/errors.
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Database, UsersTable } from '../../core/store/tables.js';
+import { deleteEpicsOfAuthor } from '../epics/index.js';
 import { removeGroupTree } from '../groups/index.js';
 import { purgeProject } from '../projects/index.js';
+import { deleteSnippetsOfAuthor } from '../snippets/index.js';
 import { presentUserWithAdmin } from './present.js';
 import {
   deleteUserRow,
@@ -212,8 +216,9 @@ async function ghostUser(trx: Transaction<Database>): Promise<number> {
 /**
  * Deletes a user as GitLab's DELETE /users/:id and Users::DestroyService: a user who is the only owner of a
  * group is kept (409) unless `hard_delete`, which removes those groups with everything in them; the user's
- * personal projects go; the contributions move to the ghost user, or with `hard_delete` the notes and award
- * emoji go instead. GitLab does this in the background; here the projects and groups go first (each in its
+ * personal projects and personal snippets go; the contributions move to the ghost user, or with
+ * `hard_delete` the issues, merge requests, epics (GitLab's foreign key on their author cascades),
+ * snippets, notes and award emoji go instead. GitLab does this in the background; here the projects and groups go first (each in its
  * own transaction, as the projects and groups areas remove them), then the account in one transaction.
  */
 export async function deleteUser(
@@ -236,7 +241,9 @@ export async function deleteUser(
     const row = await findUser(trx, id);
     if (!row) throw notFound('User');
     const ghostId = await ghostUser(trx);
+    if (hardDelete) await deleteEpicsOfAuthor(trx, row.id);
     await moveContributions(trx, row.id, ghostId, hardDelete);
+    await deleteSnippetsOfAuthor(trx, row.id);
     await deleteUserRow(trx, row);
   });
 }

@@ -257,13 +257,16 @@ const CONTRIBUTIONS = [
   ['epics', 'closed_by_id'],
   ['pipelines', 'user_id'],
   ['projects', 'creator_id'],
-  ['snippets', 'author_id'],
 ] as const;
 
-/** Every column that names a user without the database removing or clearing it with the user. */
+/**
+ * Every column that names a user without the database removing or clearing it with the user: the
+ * contributions, notes, and snippets (project snippets move, the others go: accounts.ts).
+ */
 export const KEPT_USER_REFERENCES: readonly (readonly [string, string])[] = [
   ...CONTRIBUTIONS,
   ['notes', 'author_id'],
+  ['snippets', 'author_id'],
 ];
 
 /**
@@ -292,10 +295,11 @@ async function deleteAuthoredIssuables(trx: Transaction<Database>, userId: numbe
 }
 
 /**
- * Moves a user's contributions to the ghost user (GitLab's MigrateRecordsToGhostUserService); with
- * `hardDelete` the issues and merge requests the user wrote (with everything on them), the user's notes
- * (with the to-dos about them) and award emoji are deleted instead. Award emoji the
- * ghost already gave on the same object are dropped (one emoji of a name per user and object).
+ * Moves a user's contributions to the ghost user (GitLab's MigrateRecordsToGhostUserService), project
+ * snippets among them; with `hardDelete` the issues and merge requests the user wrote (with everything on
+ * them), the user's notes (with the to-dos about them) and award emoji are deleted instead. Award emoji the
+ * ghost already gave on the same object are dropped (one emoji of a name per user and object). The
+ * snippets left to the user are the caller's to delete.
  */
 export async function moveContributions(
   trx: Transaction<Database>,
@@ -318,6 +322,13 @@ export async function moveContributions(
     return;
   }
   await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+  // GitLab's migrate_snippets: project snippets stay, by the ghost user; personal ones go with the user.
+  await trx
+    .updateTable('snippets')
+    .set({ author_id: ghostId })
+    .where('author_id', '=', userId)
+    .where('project_id', 'is not', null)
+    .execute();
   await trx
     .deleteFrom('award_emoji as mine')
     .where('mine.user_id', '=', userId)
