@@ -6,10 +6,11 @@
 #  - document 2's contract files on fresh servers of their own (issue 18 asks for them on a fresh server and
 #    on a shared one; `pnpm test` runs them on the warm, shared server of their test worker);
 #  - under Node.js 24 on PostgreSQL (COLLAB_TEST_DATABASE=postgres: each run starts its own PostgreSQL from
-#    the embedded-postgres package) the server's tests, two instances on one database included, and every
-#    file of the contract suite but the docs ones: one pass runs each test under 24 and on PostgreSQL.
-#    `pnpm test` ran them all under the machine's Node.js on SQLite, the runtime set under 24 on SQLite and
-#    the contract files of every area on PostgreSQL;
+#    the embedded-postgres package) the server's tests, two instances on one database included, and the
+#    files of the contract suite that `pnpm test` did not run there (the walks of every operation, the
+#    command-line tool, the packing tests; not the docs ones): with `pnpm test`'s contract files of every
+#    area on PostgreSQL under 24, one pass runs each test under 24 and on PostgreSQL. `pnpm test` ran them
+#    all under the machine's Node.js on SQLite, and the runtime set of the server's tests under 24 on SQLite;
 #  - the runtime set under Node.js 22, its packing tests (which mostly wait on pnpm, npm and tsc) beside the
 #    server's tests.
 # Every step runs even when one before it failed, so that one run shows every failure; the exit code is
@@ -21,11 +22,14 @@ failed=()
 now() {
   echo "$(date -u +%H:%M:%S), $(uptime | sed 's/.*load/load/')"
 }
+# Each step ends with its wall time and the CPU time of its processes (children included), which compare
+# across loads.
 step() {
   local name=$1
   shift
   echo "test:full: $name ($(now))"
-  "$@" || failed+=("$name")
+  local TIMEFORMAT="test:full: $name: %0R s wall, %0U s user + %0S s system CPU"
+  time "$@" || failed+=("$name")
 }
 
 # A step that mostly waits on pnpm, npm and tsc runs beside the next one: `beside` starts it into a log,
@@ -38,7 +42,8 @@ beside() {
   beside_name=$1
   shift
   echo "test:full: $beside_name, beside the next step ($(now))"
-  "$@" >"$beside_log" 2>&1 &
+  local TIMEFORMAT="test:full: $beside_name: %0R s wall, %0U s user + %0S s system CPU"
+  { time "$@"; } >"$beside_log" 2>&1 &
   beside_pid=$!
 }
 joined() {
@@ -57,7 +62,7 @@ beside 'Node.js 22, the packing tests of the runtime set' bash scripts/test-unde
 step 'Node.js 24 on PostgreSQL, the server' env COLLAB_TEST_DATABASE=postgres \
   bash scripts/test-under-node.sh 24.21.0 server-suite
 joined
-step 'Node.js 24 on PostgreSQL, the contract suite' env COLLAB_TEST_DATABASE=postgres \
+step 'Node.js 24 on PostgreSQL, the contract files pnpm test did not run there' env COLLAB_TEST_DATABASE=postgres \
   bash scripts/test-under-node.sh 24.21.0 contract-suite
 step 'Node.js 22, the rest of the runtime set' bash scripts/test-under-node.sh 22.23.3 runtime-servers
 

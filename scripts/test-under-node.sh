@@ -3,14 +3,16 @@
 #
 #   bash scripts/test-under-node.sh 24.21.0 runtime          (`pnpm test:full` under 22.23.3)
 #   bash scripts/test-under-node.sh 24.21.0 server-suite     (`pnpm test:full` under 24, on PostgreSQL)
-#   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same)
+#   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same, but the files of postgres-contract)
+#   bash scripts/test-under-node.sh 24.21.0 postgres-contract (`pnpm test`, on PostgreSQL)
 #
 # `runtime` is `runtime-packages` and `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
 # npm and tsc: the client's tests (its packed-package test) and the conformance package's packing test (the
 # tool packed, installed and run); `runtime-servers` is `runtime-server`, the server's files of the set, and
 # `runtime-contract`, the conformance files of the set, which go through running servers. `pnpm test`
-# (scripts/test.sh) runs the first beside the server's tests, the second after the server's tests and the
-# third beside the contract files on PostgreSQL.
+# (scripts/test.sh) runs the first beside the server's tests and the second after them; the third, on
+# PostgreSQL, is part of `postgres-contract`: the contract files of every area and those of the runtime set
+# on PostgreSQL, so that one pass runs them under 24 and on PostgreSQL.
 #
 # `runtime` runs what can differ from one Node.js release to another: the client's tests (fetch, streams);
 # of the server's, its packing and those of the SQLite driver (core/store and what loads the fixtures), git
@@ -22,9 +24,9 @@
 # (repositoryFiles, branches), a real client library (gitbeaker) and the packed package (package). The other
 # files run the same JavaScript (rules, parsers, the HTTP areas) and send the same requests; `pnpm test`
 # has just run them under the machine's Node.js (20 here). `server-suite` runs every file of the server's
-# tests, `contract-suite` every file of the contract suite but the docs ones (no server code: they check the
-# built docs in a browser): `pnpm test:full` runs both on PostgreSQL, so that one pass runs each test under 24
-# and on PostgreSQL.
+# tests, `contract-suite` every file of the contract suite but those of `postgres-contract` and the docs ones
+# (no server code: they check the built docs in a browser): `pnpm test:full` runs both on PostgreSQL, so that
+# with `pnpm test`'s `postgres-contract` one pass runs each test under 24 and on PostgreSQL.
 #
 # `fetch` only fetches that Node.js: `pnpm test` does it beside its build, so that two scopes it runs at once
 # do not fetch it at the same time.
@@ -36,7 +38,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage='test-under-node.sh NODE_VERSION fetch|runtime|runtime-packages|runtime-server|runtime-contract|runtime-servers|server-suite|contract-suite'
+usage='test-under-node.sh NODE_VERSION fetch|runtime|runtime-packages|runtime-server|runtime-contract|runtime-servers|server-suite|contract-suite|postgres-contract'
 version=${1:?usage: $usage (for example 24.21.0 runtime)}
 scope=${2:?usage: $usage}
 platform=$(node -p 'process.platform === "win32" ? "win" : process.platform')
@@ -65,6 +67,12 @@ conformance_servers=("${conformance_servers[@]/#/test/}")
 conformance_servers=("${conformance_servers[@]/%/.test.ts}")
 conformance_packing=(test/package.test.ts)
 docs=(docs.browser docs.samples)
+# The conformance files that are no area's contract: the walks of every operation (what the HTTP layer
+# reads, refuses and answers before and around any handler), the command-line tool and its reports, the
+# spec and the docs alone. `postgres-contract` leaves them out but for those of the runtime set.
+across_areas=(negative parameterReading validRequests contentType nullBody tokenCarriers carriers cliFuzz
+  cliFuzzFaults cliRunFaults cliProxy cliReport cliOptions curl audit-restart spec specLinks
+  responseValidator audit-spec package toolOutside "${docs[@]}")
 
 # The conformance files but those named (test/NAME.test.ts), as vitest filters: a project's own `exclude`
 # (vitest.config.ts) takes the place of a --exclude given on the command line, so the files are named instead.
@@ -96,9 +104,20 @@ run_server_suite() {
   pnpm --filter @collab/server exec vitest run
 }
 
+# The names of the files postgres-contract runs, one a line.
+postgres_contract_files() {
+  conformance_files_but "${across_areas[@]}" | sed 's|^test/||; s|\.test\.ts$||'
+}
+
+run_postgres_contract() {
+  # shellcheck disable=SC2046 # one argument per line
+  COLLAB_TEST_DATABASE=postgres pnpm --filter @collab/conformance exec vitest run \
+    $(conformance_files_but "${across_areas[@]}")
+}
+
 run_contract_suite() {
   # shellcheck disable=SC2046 # one argument per line
-  pnpm --filter @collab/conformance exec vitest run $(conformance_files_but "${docs[@]}")
+  pnpm --filter @collab/conformance exec vitest run $(conformance_files_but $(postgres_contract_files) "${docs[@]}")
 }
 
 case "$scope" in
@@ -110,6 +129,7 @@ case "$scope" in
   runtime-servers) run_runtime_server && run_runtime_contract ;;
   server-suite) run_server_suite ;;
   contract-suite) run_contract_suite ;;
+  postgres-contract) run_postgres_contract ;;
   *)
     echo "unknown scope $scope ($usage)" >&2
     exit 2

@@ -9,12 +9,14 @@
 #     the client's tests and the conformance package's packing test under the machine's Node.js and then
 #     under 24 (runtime-packages). They are done before the conformance suite starts: the client's
 #     packed-package test rebuilds the client's dist/, which the suite imports;
-#  3. the conformance suite under the machine's Node.js, its packed tool's test (toolOutside) in a vitest run
-#     of its own beside the rest (the `packing` project of packages/conformance/vitest.config.ts: no warm
-#     server for either packing test);
-#  4. the conformance files of the runtime set under Node.js 24 (runtime-contract).
-# The contract files on PostgreSQL run in `pnpm test:full` (every server and contract file under Node.js 24 on
-# PostgreSQL): in the test command they took 3.3 of its 13.8 minutes from a fresh clone (load 4-6).
+#  3. the conformance suite under the machine's Node.js, and beside it, one after the other, its packed tool's
+#     test (toolOutside) in a vitest run of its own (the `packing` project of
+#     packages/conformance/vitest.config.ts: no warm server for either packing test) and the contract files
+#     of every area on PostgreSQL (the run starts its own from the embedded-postgres package, a warm server
+#     per test worker on it, fresh servers copied from a seeded template) under Node.js 24 with the
+#     conformance files of the runtime set: one pass runs them under 24 and on PostgreSQL
+#     (scripts/test-under-node.sh 24.21.0 postgres-contract). The server's tests of the SQLite driver under
+#     24 ran in step 2.
 # A run in the background prints its output once it is done. The tests run through pnpm, not turbo: the
 # builds are done, and two turbo runs at once would both restore the cached build outputs. A failed step stops
 # the run, as `a && b` would; the exit code is that step's.
@@ -24,10 +26,22 @@ cd "$(dirname "$0")/.."
 beside_log=$(mktemp)
 trap 'rm -f "$beside_log"' EXIT
 
+# Each step prints its wall time and the CPU time of its processes (user and system, children included):
+# on a machine that others load, CPU seconds compare from run to run, wall seconds do not.
+load() {
+  uptime | sed 's/.*load average: //'
+}
+timed() {
+  local name=$1
+  shift
+  local TIMEFORMAT="test: step '$name': %0R s wall, %0U s user + %0S s system CPU (load at its start $(load))"
+  time "$@"
+}
+
 # Runs "$@" in the background into beside_log; `joined` waits for it and prints that log.
 beside_pid=
 beside() {
-  "$@" >"$beside_log" 2>&1 &
+  timed "$@" >"$beside_log" 2>&1 &
   beside_pid=$!
 }
 joined() {
@@ -42,23 +56,31 @@ conformance() {
   pnpm --filter @collab/conformance exec vitest run "$@"
 }
 
-beside bash scripts/test-under-node.sh 24.21.0 fetch
-turbo run build lint typecheck || exit
+beside fetch bash scripts/test-under-node.sh 24.21.0 fetch
+timed 'build, lint, typecheck' turbo run build lint typecheck || exit
 joined 'fetching Node.js 24.21.0' || exit
-biome check . || exit
+timed biome biome check . || exit
 
-beside bash -c 'pnpm --filter @collab/client test &&
-  pnpm --filter @collab/conformance exec vitest run --project packing test/package.test.ts &&
-  bash scripts/test-under-node.sh 24.21.0 runtime-packages'
-pnpm --filter @collab/server test && bash scripts/test-under-node.sh 24.21.0 runtime-server
+packages() {
+  timed 'client' pnpm --filter @collab/client test &&
+    timed 'packing' pnpm --filter @collab/conformance exec vitest run --project packing test/package.test.ts &&
+    timed 'packages under 24' bash scripts/test-under-node.sh 24.21.0 runtime-packages
+}
+beside 'client and packing, under 20 and 24' packages
+timed server pnpm --filter @collab/server test &&
+  timed 'server under 24' bash scripts/test-under-node.sh 24.21.0 runtime-server
 server_status=$?
 joined 'the client tests and the packing test, under the machine Node.js and 24.21.0' || exit
 [ "$server_status" -eq 0 ] || exit "$server_status"
 
-beside conformance --project packing test/toolOutside.test.ts
-conformance --project warm --project fresh
+# The packed tool's test mostly waits on pnpm and npm, and the contract suite leaves a core idle while its
+# tests wait on pipelines and restarts: the step on PostgreSQL runs beside it.
+tool_and_postgres() {
+  timed 'packed tool' conformance --project packing test/toolOutside.test.ts &&
+    timed 'contract files on PostgreSQL under 24' bash scripts/test-under-node.sh 24.21.0 postgres-contract
+}
+beside 'the packed tool, then the contract files on PostgreSQL under 24' tool_and_postgres
+timed 'contract suite' conformance --project warm --project fresh
 conformance_status=$?
-joined 'the packed tool test' || exit
-[ "$conformance_status" -eq 0 ] || exit "$conformance_status"
-
-bash scripts/test-under-node.sh 24.21.0 runtime-contract
+joined 'the packed tool test, then the contract files on PostgreSQL under 24.21.0' || exit
+exit "$conformance_status"

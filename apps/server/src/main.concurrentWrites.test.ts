@@ -1,14 +1,15 @@
 // Two worker processes on one data directory under concurrent writes of every kind: no write may fail on a
 // busy database (no 5xx), commits to a branch that moved meanwhile are applied on the new tip, and every
-// acknowledged write is there afterwards. The loops are bounded in time and in count.
-import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+// acknowledged write is there afterwards. The loops are bounded in time and in count. On the run's PostgreSQL
+// when the tests run on it (COLLAB_TEST_DATABASE=postgres), on the SQLite file otherwise.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEd25519Key } from './areas/deployKeys/sshKeys.testSupport.js';
-import { type Answer, callOnNewConnection, startWorkerServer } from './workerServer.testSupport.js';
+import {
+  type Answer,
+  callOnNewConnection,
+  type StartedServers,
+  startServers,
+} from './workerServer.testSupport.js';
 
 const MAINTAINER = 'collab-demo-maintainer-token';
 const ADMIN = 'collab-demo-admin-token';
@@ -21,29 +22,14 @@ const WRITE_FOR_MS = 10_000;
 const MIN_WRITES_PER_WRITER = 6;
 const MAX_WRITES_PER_WRITER = 40;
 
-let dataDir: string;
-let primary: ChildProcess;
-let origin: string;
+let started: StartedServers | undefined;
 
 /** One request on a connection of its own, so that the primary hands it to the next worker in turn. */
 function call(method: string, path: string, body?: unknown, token = MAINTAINER): Promise<Answer> {
-  return callOnNewConnection(origin, method, path, body, token);
+  return callOnNewConnection(started?.servers[0]?.origin ?? '', method, path, body, token);
 }
 
 const enc = encodeURIComponent;
-
-/** The bare repository of acme/website (the first project of the demo data set). */
-async function gitLog(branch: string): Promise<string[]> {
-  const repository = join(dataDir, 'repositories', 'default', '1.git');
-  const { stdout } = await promisify(execFile)('git', [
-    '--git-dir',
-    repository,
-    'log',
-    '--format=%s',
-    `refs/heads/${branch}`,
-  ]);
-  return stdout.split('\n').filter(Boolean);
-}
 
 /** What a writer was told: the answers it got that were not the expected success, and what it wrote. */
 interface Outcome {
@@ -76,18 +62,11 @@ async function writer(
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'collab-concurrent-writes-'));
-  ({ primary, origin } = await startWorkerServer(dataDir, 2));
+  started = await startServers('concurrent-writes', 1, 2);
 }, 180_000);
 
 afterAll(async () => {
-  if (primary && primary.exitCode === null) {
-    const exited = new Promise((resolve) => primary.once('exit', resolve));
-    primary.kill('SIGTERM');
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-    if (primary.exitCode === null) primary.kill('SIGKILL');
-  }
-  await rm(dataDir, { recursive: true, force: true });
+  await started?.stop();
 }, 20_000);
 
 describe('two worker processes under concurrent writes', () => {
@@ -102,7 +81,7 @@ describe('two worker processes under concurrent writes', () => {
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
-    const titles = await gitLog('develop');
+    const titles = (await started?.gitLog('develop')) ?? [];
     for (let i = 0; i < 8; i++) expect(titles).toContain(`Eight writers: ${i}`);
     const contents = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>

