@@ -807,11 +807,11 @@ describe('diffBetween', () => {
   });
 });
 
-describe('throughput', () => {
-  it('commits sequentially at a useful rate', async () => {
+// The commit rate is the bench's (`BENCH_ONLY=commits pnpm bench`): a rate asserted here failed on a loaded machine.
+describe('sequential commits', () => {
+  it('keeps every one of 50 commits in a row, each on the one before', async () => {
     const repo = await newRepo();
     const count = 50;
-    const start = performance.now();
     for (let i = 0; i < count; i += 1) {
       expectOk(
         await repo.commitFileChange(
@@ -819,8 +819,9 @@ describe('throughput', () => {
         ),
       );
     }
-    const perSecond = (count * 1000) / (performance.now() - start);
-    console.log(`commitFileChange: ${perSecond.toFixed(0)} commits/s sequential`);
-    expect(perSecond).toBeGreaterThan(10);
+    expect(await git(repo.path, 'rev-list', '--count', 'main')).toBe(String(count));
+    const files = (await git(repo.path, 'ls-tree', '-r', '--name-only', 'main')).split('\n');
+    expect(files).toHaveLength(count);
+    expect(files).toContain('files/9/f49.txt');
   });
 });
