@@ -178,12 +178,15 @@ describe('jobs across a crash of the server process', () => {
       expect(await branchTips(target, `${DEMO.namespace}/crash-copy`)).toEqual(archived);
 
       const tip = (await branchTips(target, PROJECT)).find(([name]) => name === 'main')?.[1];
+      // The push was running in the killed process too: its lease ends on its own (its row was touched later
+      // than the import's), up to a recovery look after the import's.
       const pushed = await waitFor(
         'the push of the commit',
         () => mirrorOf(target, mirrorId),
         (m) =>
           m.update_status === 'finished' &&
           (m.last_successful_update_at ?? '') > (first.last_successful_update_at ?? ''),
+        90_000,
       );
       expect(pushed.last_error).toBeNull();
       expect(await git([`--git-dir=${mirrorPath}`, 'rev-parse', 'refs/heads/main'])).toBe(tip);
