@@ -41,7 +41,8 @@ try {
   mkdirSync(stage);
   cpSync(join(serverDir, 'dist'), join(stage, 'dist'), {
     recursive: true,
-    filter: (source) => !source.endsWith('.map'),
+    // Neither the source maps nor tsc's record of its build (composite: tsconfig.json's typecheck reads it).
+    filter: (source) => !source.endsWith('.map') && !source.endsWith('.tsbuildinfo'),
   });
   cpSync(join(serverDir, 'fixtures'), join(stage, 'fixtures'), { recursive: true });
   cpSync(join(serverDir, 'README.md'), join(stage, 'README.md'));
