@@ -43,8 +43,8 @@ for (const side of sides) {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 console.log(`${ROUNDS} rounds of ${COMMITS} serial commits to develop, sides in turn`);
-// A warm-up round on every side: the first commits compile the write path's validators.
-for (const server of servers) await commitRate(server.origin, 'website', 'develop', 20, 'warm-up');
+// A warm-up on every side: a fresh server's first hundred commits cost nearly twice the CPU of later ones.
+for (const server of servers) await commitRate(server.origin, 'website', 'develop', 100, 'warm-up');
 for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? servers : [...servers].reverse();
   for (const server of order) {
