@@ -23,6 +23,7 @@ import {
   findHookUser,
   type HookProject,
   type HookRow,
+  type HookUser,
   hooksWithAnyFlag,
 } from './store.js';
 
@@ -124,16 +125,38 @@ export function pushPayloadFor(
   return payload;
 }
 
+/** What the consumers of one push read of its project and user: read once per ref change, then shared. */
+const pushReads = new WeakMap<
+  RefChange,
+  Promise<[HookProject | undefined, HookUser | undefined]> & { projectId: number }
+>();
+
+/**
+ * The project and user of a push (`change` of project `projectId`), read by its first consumer (its push
+ * event, the merge request events of its refresh) and shared with the others.
+ */
+function readsOfPush(
+  context: ServerContext,
+  projectId: number,
+  change: RefChange,
+): Promise<[HookProject | undefined, HookUser | undefined]> {
+  const known = pushReads.get(change);
+  if (known?.projectId === projectId) return known;
+  const reads = Object.assign(
+    Promise.all([findHookProject(context.db, projectId), findHookUser(context.db, change.userId)]),
+    { projectId },
+  );
+  pushReads.set(change, reads);
+  return reads;
+}
+
 async function buildPushPayloadFor(
   context: ServerContext,
   baseUrl: string,
   projectId: number,
   change: RefChange,
 ): Promise<PushPayload | null> {
-  const [project, user] = await Promise.all([
-    findHookProject(context.db, projectId),
-    findHookUser(context.db, change.userId),
-  ]);
+  const [project, user] = await readsOfPush(context, projectId, change);
   if (!project || !user) return null;
   const { commits, total } = await pushedCommits(context, project, change);
   return buildPushPayload({ baseUrl, project, user, change, commits, totalCommits: total });
@@ -204,14 +227,19 @@ export async function mergeRequestPayloadFor(
   change: MergeRequestChange,
 ): Promise<ReturnType<typeof buildMergeRequestPayload> | null> {
   const row = change.mergeRequest;
-  const [project, user, labels, assignees] = await Promise.all([
-    findHookProject(context.db, row.project_id),
-    findHookUser(context.db, change.userId),
+  // A change a push made (a refresh) shares the push's reads: its project, its user (the pusher) and the
+  // commits it brought, the merge request's new head among them.
+  const push = change.push?.userId === change.userId ? change.push : undefined;
+  const [[project, user], labels, assignees] = await Promise.all([
+    push
+      ? readsOfPush(context, row.project_id, push)
+      : Promise.all([findHookProject(context.db, row.project_id), findHookUser(context.db, change.userId)]),
     labelsOf(context.db, 'MergeRequest', [row.id]),
     usersOf(context.db, 'MergeRequest', 'assignee', [row.id]),
   ]);
   if (!project || !user) return null;
-  const lastCommit = row.sha === null ? null : await commitOf(context, project, row.sha);
+  const pushed = push?.commits?.find((commit) => commit.id === row.sha);
+  const lastCommit = pushed ?? (row.sha === null ? null : await commitOf(context, project, row.sha));
   return buildMergeRequestPayload({
     baseUrl,
     project,
