@@ -68,7 +68,7 @@ export async function writeLooseObject(objectsDir: string, object: EncodedObject
   }
   const compressed = await deflate(object.raw, { level: LOOSE_COMPRESSION });
   await mkdir(dir, { recursive: true });
-  const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
+  const temporary = join(dir, temporaryName());
   try {
     await writeFile(temporary, compressed, { mode: 0o444, flag: 'wx' });
     await rename(temporary, file);
@@ -77,6 +77,18 @@ export async function writeLooseObject(objectsDir: string, object: EncodedObject
     throw error;
   }
 }
+
+/**
+ * A temporary object file's name, unique among the processes and instances that share the repositories: a
+ * random prefix drawn once per process and a counter (a random draw per object cost more than the rest of
+ * the name). The file is created exclusively (`wx`), so a clash could only fail a write, never mix two.
+ */
+function temporaryName(): string {
+  temporaryCount += 1;
+  return `tmp_obj_${TEMPORARY_PREFIX}${temporaryCount.toString(36)}`;
+}
+const TEMPORARY_PREFIX = randomBytes(6).toString('hex');
+let temporaryCount = 0;
 
 /** writeLooseObject for a small object, in the same steps. */
 function writeLooseObjectSync(objectsDir: string, object: EncodedObject): void {
@@ -97,7 +109,7 @@ function writeLooseObjectSync(objectsDir: string, object: EncodedObject): void {
     // (most of a small object's deflate time is the set-up).
     ...(object.raw.length <= SMALL_WINDOW_LIMIT ? { windowBits: 12, memLevel: 5 } : {}),
   });
-  const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
+  const temporary = join(dir, temporaryName());
   try {
     try {
       writeFileSync(temporary, compressed, { mode: 0o444, flag: 'wx' });
