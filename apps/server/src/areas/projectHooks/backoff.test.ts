@@ -1,6 +1,12 @@
 // The backoff of a failing hook, as GitLab's WebHooks::AutoDisabling counts it.
 import { describe, expect, it } from 'vitest';
-import { afterAttempt, type HookFailureState, hookExecutable, PERMANENT_THRESHOLD } from './backoff.js';
+import {
+  afterAttempt,
+  type HookFailureState,
+  hookAlertStatus,
+  hookExecutable,
+  PERMANENT_THRESHOLD,
+} from './backoff.js';
 
 const NOW = Date.parse('2026-11-28T12:00:00.000Z');
 const MINUTE = 60_000;
@@ -41,6 +47,14 @@ describe('hook backoff', () => {
     const gone = failedTimes(PERMANENT_THRESHOLD + 1);
     expect(gone.recent_failures).toBe(PERMANENT_THRESHOLD + 1);
     expect(hookExecutable(gone, Date.parse(gone.disabled_until ?? '') + 1)).toBe(false);
+  });
+
+  it("tells the hook's alert status as GitLab does", () => {
+    expect(hookAlertStatus(failedTimes(3), NOW)).toBe('executable');
+    const fourth = afterAttempt(failedTimes(3), false, NOW) ?? fresh;
+    expect(hookAlertStatus(fourth, NOW)).toBe('temporarily_disabled');
+    expect(hookAlertStatus(fourth, NOW + MINUTE + 1)).toBe('executable');
+    expect(hookAlertStatus(failedTimes(PERMANENT_THRESHOLD + 1), NOW)).toBe('disabled');
   });
 
   it('resets on a success, and changes nothing for a success of a hook without failures', () => {

@@ -25,6 +25,15 @@ export function hookExecutable(hook: HookFailureState, nowMs: number): boolean {
   return hook.disabled_until !== null && Date.parse(hook.disabled_until) < nowMs;
 }
 
+/** The hook's `alert_status` at `nowMs`, as GitLab's WebHooks::AutoDisabling#alert_status tells it. */
+export function hookAlertStatus(
+  hook: HookFailureState,
+  nowMs: number,
+): 'executable' | 'temporarily_disabled' | 'disabled' {
+  if (hook.recent_failures > PERMANENT_THRESHOLD) return 'disabled';
+  return hookExecutable(hook, nowMs) ? 'executable' : 'temporarily_disabled';
+}
+
 /**
  * The hook's state after an attempt at `nowMs` (GitLab's enable! and backoff!), or null when it stays as it
  * is: a success resets it; a failure counts, and past the threshold backs the hook off.

@@ -17,6 +17,7 @@ import { ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { type Fixtures, readFixturesFile } from '../../core/store/fixturesFile.js';
 import { attemptDelivery, type DeliveryOptions, queueDeliveries, registerDeliveryJob } from './delivery.js';
 import { registerHookEvents } from './events.js';
+import { presentHook } from './present.js';
 import { hooksWithAnyFlag } from './store.js';
 
 interface Received {
@@ -191,11 +192,16 @@ describe('a hook that keeps failing', () => {
     expect(receiver.received).toHaveLength(4);
     const hook = await context.db
       .selectFrom('project_hooks')
-      .select(['recent_failures', 'disabled_until'])
+      .selectAll()
       .where('project_id', '=', PROJECT_ID)
       .executeTakeFirstOrThrow();
     expect(hook.recent_failures).toBe(4);
     expect(Date.parse(hook.disabled_until ?? '')).toBeGreaterThan(Date.now() + 50_000);
+    // The API shows it as GitLab does.
+    expect(presentHook(hook)).toMatchObject({
+      alert_status: 'temporarily_disabled',
+      disabled_until: hook.disabled_until,
+    });
     // An event while it is backed off goes through the events' own path: nothing is queued for it.
     await context.repositoryEvents.changed(context.db, PROJECT_ID, [
       { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40), userId: 2, commits: [] },
