@@ -345,6 +345,12 @@ const withToken = <T = unknown>(token: string, path: string, options: Parameters
     headers: { 'PRIVATE-TOKEN': token, ...options.headers },
   });
 
+/** The projects this file made (ownProject), deleted after its deletion cases. */
+const ownProjects: number[] = [];
+
+/** The server's CI configuration file (what a pipeline runs). */
+const CI_FILE = '.collab-ci.yml';
+
 const write = <T = unknown>(caller: Caller, method: 'POST' | 'PUT' | 'DELETE', path: string, json?: object) =>
   callAs<T>(target, caller, path, { method, json: json as Record<string, unknown> | undefined });
 
@@ -701,6 +707,155 @@ describe('DELETE /users/:id', () => {
     expect(status, JSON.stringify(body)).toBe(201);
     return body.id;
   }
+
+  afterAll(async () => {
+    for (const id of ownProjects) await callAs(target, 'owner', `/projects/${id}`, { method: 'DELETE' });
+  });
+
+  /** A public project of this run in the namespace (its members are the namespace's), deleted after the file. */
+  async function ownProject(): Promise<string> {
+    const group = await get<{ id: number }>(
+      'owner',
+      `/groups/${encodeURIComponent(target.config.fixtures.namespace)}`,
+    );
+    const { status, body } = await callAs<{ id: number }>(target, 'owner', '/projects', {
+      method: 'POST',
+      json: {
+        name: `Leaves ${RUN} ${ownProjects.length}`,
+        namespace_id: group.body.id,
+        visibility: 'public',
+        initialize_with_readme: true,
+      },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    ownProjects.push(body.id);
+    return String(body.id);
+  }
+
+  /** A merge request into `main` of a new branch with one new file, made by `caller` (a token of its own or a role). */
+  async function proposal(
+    caller: Caller | { token: string },
+    project: string,
+    name: string,
+  ): Promise<number> {
+    const as = <T>(path: string, options: Parameters<typeof callAs>[3]) =>
+      typeof caller === 'object'
+        ? withToken<T>(caller.token, path, options)
+        : callAs<T>(target, caller, path, options);
+    const branch = `${name}-${RUN}`.toLowerCase();
+    const branched = await as(`/projects/${project}/repository/branches`, {
+      method: 'POST',
+      json: { branch, ref: 'main' },
+    });
+    const committed = await as(`/projects/${project}/repository/files/${encodeURIComponent(CI_FILE)}`, {
+      method: 'POST',
+      json: { branch, content: 'build:\n  script: make\n', commit_message: `Adds ${name}` },
+    });
+    const made = await as<{ iid: number }>(`/projects/${project}/merge_requests`, {
+      method: 'POST',
+      json: { source_branch: branch, target_branch: 'main', title: `${name} ${RUN}` },
+    });
+    expect([branched.status, committed.status, made.status], JSON.stringify(made.body)).toEqual([
+      201, 201, 201,
+    ]);
+    return made.body.iid;
+  }
+
+  /** What the deleted user closed, merged and ran in `project`, with the paths to read them again. */
+  async function actsOf(token: string, project: string) {
+    const issue = await callAs<{ iid: number }>(target, 'developer', `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Closed by a user who leaves ${RUN}` },
+    });
+    expect(issue.status).toBe(201);
+    const issuePath = `/projects/${project}/issues/${issue.body.iid}`;
+    const mergedPath = `/projects/${project}/merge_requests/${await proposal('developer', project, 'merged')}`;
+    const closedPath = `/projects/${project}/merge_requests/${await proposal('developer', project, 'closed')}`;
+    const ci = await proposal({ token }, project, 'ci');
+    const acts = [
+      await withToken(token, issuePath, { method: 'PUT', json: { state_event: 'close' } }),
+      await withToken(token, `${mergedPath}/merge`, { method: 'PUT' }),
+      await withToken(token, closedPath, { method: 'PUT', json: { state_event: 'close' } }),
+      await withToken<{ id: number }>(token, `/projects/${project}/pipeline`, {
+        method: 'POST',
+        json: { ref: `ci-${RUN}`.toLowerCase() },
+      }),
+    ] as const;
+    expect(
+      acts.map((act) => act.status),
+      JSON.stringify(acts.map((act) => act.body)),
+    ).toEqual([200, 200, 200, 201]);
+    const pipelinePath = `/projects/${project}/pipelines/${acts[3].body.id}`;
+    return {
+      issuePath,
+      mergedPath,
+      closedPath,
+      pipelinePath,
+      ciPath: `/projects/${project}/merge_requests/${ci}`,
+    };
+  }
+
+  type Actor = { id: number; name: string } | null;
+
+  it('forgets who closed an issue or merged or closed a merge request; the merge user, pipelines and to-dos the user caused go to the ghost user', async () => {
+    const { user, token } = await contributor();
+    const project = await ownProject();
+    const paths = await actsOf(token, project);
+    // A to-do the user caused for someone else: an issue assigned to the developer.
+    const assigned = await withToken(token, `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Assigned by a user who leaves ${RUN}`, assignee_ids: [users.developer.id] },
+    });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    const merged = await get<{ merged_by: Actor; merge_user: Actor }>('admin', paths.mergedPath);
+    expect([merged.body.merged_by?.id, merged.body.merge_user?.id]).toEqual([user.id, user.id]);
+
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    const issue = await get<{ state: string; closed_by: Actor }>('admin', paths.issuePath);
+    expect([issue.body.state, issue.body.closed_by]).toEqual(['closed', null]);
+    const after = await get<{ state: string; merged_by: Actor; merge_user: Actor }>(
+      'admin',
+      paths.mergedPath,
+    );
+    expect([after.body.state, after.body.merged_by, after.body.merge_user?.name]).toEqual([
+      'merged',
+      null,
+      'Ghost User',
+    ]);
+    const closed = await get<{ state: string; closed_by: Actor }>('admin', paths.closedPath);
+    expect([closed.body.state, closed.body.closed_by]).toEqual(['closed', null]);
+    const pipeline = await get<{ user: Actor }>('admin', paths.pipelinePath);
+    expect(pipeline.body.user?.name).toBe('Ghost User');
+    const todos = await get<{ author: Actor; target: { title: string } }[]>('developer', '/todos', {
+      project_id: project,
+    });
+    const todo = todos.body.find((item) => item.target.title === `Assigned by a user who leaves ${RUN}`);
+    expect(todo?.author?.name).toBe('Ghost User');
+  });
+
+  it('with hard_delete leaves pipelines without a user and forgets who merged, closed or was to merge', async () => {
+    const { user, token } = await contributor();
+    const project = await ownProject();
+    const paths = await actsOf(token, project);
+    const deleted = await callAs(target, 'admin', `/users/${user.id}`, {
+      method: 'DELETE',
+      query: { hard_delete: 'true' },
+    });
+    expect(deleted.status).toBe(204);
+    const pipeline = await get<{ id: number; user: Actor }>('admin', paths.pipelinePath);
+    expect(pipeline.status).toBe(200);
+    expect(pipeline.body.user).toBeNull();
+    const listed = await get<{ id: number }[]>('admin', `/projects/${project}/pipelines`);
+    expect(listed.body.map((item) => item.id)).toContain(pipeline.body.id);
+    const issue = await get<{ state: string; closed_by: Actor }>('admin', paths.issuePath);
+    expect([issue.body.state, issue.body.closed_by]).toEqual(['closed', null]);
+    const merged = await get<{ merged_by: Actor; merge_user: Actor }>('admin', paths.mergedPath);
+    expect([merged.body.merged_by, merged.body.merge_user]).toEqual([null, null]);
+    const closed = await get<{ closed_by: Actor }>('admin', paths.closedPath);
+    expect(closed.body.closed_by).toBeNull();
+    // The user's own merge request went with the user.
+    expect((await get('admin', paths.ciPath)).status).toBe(404);
+  });
 
   it("deletes the user's personal snippets and keeps the project snippets, by the ghost user", async () => {
     const { user, token, project } = await contributor();
