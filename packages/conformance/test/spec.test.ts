@@ -79,6 +79,8 @@ describe('the bundled spec', () => {
       'mergeProjectMergeRequest',
       'cancelMergeRequestAutoMerge',
       'deleteProjectMergeRequest',
+      // What a GitLab client's test suite also uses (issue 27's last points).
+      'deleteProjectIssue',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);
