@@ -81,6 +81,9 @@ describe('the bundled spec', () => {
       'deleteProjectMergeRequest',
       // What a GitLab client's test suite also uses (issue 27's last points).
       'deleteProjectIssue',
+      'createCurrentUserPersonalAccessToken',
+      'blockUser',
+      'unblockUser',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

@@ -993,3 +993,85 @@ describe('DELETE /users/:id', () => {
     expect((await write('admin', 'DELETE', `/groups/${shared.body.id}`)).status).toBe(202);
   });
 });
+
+describe('POST /users/:id/block and /unblock', () => {
+  const block = (caller: Caller, id: number) => write<boolean | null>(caller, 'POST', `/users/${id}/block`);
+  const unblock = (caller: Caller, id: number) => write<boolean>(caller, 'POST', `/users/${id}/unblock`);
+
+  it("blocks (201 true, then null) so that the user's tokens get 403; unblocking (201 true, then false) lets them in again", async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    expect((await withToken(token, '/user')).status).toBe(200);
+
+    const blocked = await block('admin', user.id);
+    expect([blocked.status, blocked.body]).toEqual([201, true]);
+    for (const path of ['/user', `/projects/${project}`]) {
+      const refused = await withToken<ErrorBody>(token, path);
+      expect([refused.status, refused.body.message], path).toEqual([
+        403,
+        '403 Forbidden - Your account has been blocked.',
+      ]);
+    }
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.state).toBe('blocked');
+    expect((await get<ListedUser[]>('developer', '/users', { username: user.username })).body).toEqual([]);
+    const again = await block('admin', user.id);
+    expect([again.status, again.body]).toEqual([201, null]);
+
+    const unblocked = await unblock('admin', user.id);
+    expect([unblocked.status, unblocked.body]).toEqual([201, true]);
+    expect((await withToken(token, '/user')).status).toBe(200);
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.state).toBe('active');
+    const notBlocked = await unblock('admin', user.id);
+    expect([notBlocked.status, notBlocked.body]).toEqual([201, false]);
+  });
+
+  it('keeps a revoked or expired token of a blocked user a 401', async () => {
+    const user = await makeUser();
+    const { status, body } = await callAs<TokenWithToken>(
+      target,
+      'admin',
+      `/users/${user.id}/personal_access_tokens`,
+      {
+        method: 'POST',
+        json: { name: `old ${RUN}`, scopes: ['api'], expires_at: '2020-01-01' },
+      },
+    );
+    expect(status).toBe(201);
+    expect((await block('admin', user.id)).status).toBe(201);
+    expect((await withToken(body.token, '/user')).status).toBe(401);
+  });
+
+  it('is for administrators only (403/401), 404 for an unknown user; the caller itself and the ghost user are refused (403)', async () => {
+    const user = await makeUser();
+    for (const [caller, expected] of REFUSED) {
+      expect((await block(caller, user.id)).status, caller).toBe(expected);
+      expect((await unblock(caller, user.id)).status, caller).toBe(expected);
+    }
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.state).toBe('active');
+    expect((await block('admin', 999_999_999)).status).toBe(404);
+    expect((await unblock('admin', 999_999_999)).status).toBe(404);
+    const self = await block('admin', users.admin.id);
+    expect([self.status, (self.body as unknown as ErrorBody).message]).toEqual([
+      403,
+      '403 Forbidden - The API initiating user cannot be blocked by the API',
+    ]);
+    // The ghost user holds a deleted user's issue.
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const issue = await withToken<{ iid: number }>(token, `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Leaves a ghost ${RUN}` },
+    });
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    const ghost = await get<{ author: { id: number } }>(
+      'admin',
+      `/projects/${project}/issues/${issue.body.iid}`,
+    );
+    const ghostBlock = await block('admin', ghost.body.author.id);
+    expect([ghostBlock.status, (ghostBlock.body as unknown as ErrorBody).message]).toEqual([
+      403,
+      'An internal user cannot be blocked',
+    ]);
+  });
+});
