@@ -942,6 +942,15 @@ describe('DELETE /users/:id', () => {
     expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
     expect((await get('admin', `/projects/${project.body.id}`)).status).toBe(404);
     expect((await get('admin', `/users/${user.id}`)).status).toBe(404);
+    // The personal namespace went too: its path is free for a new account of the same username.
+    const again = await write<AdminUser>('admin', 'POST', '/users', {
+      email: `again-${user.email}`,
+      username: user.username,
+      name: 'Same name again',
+      password: 'correct-horse-battery',
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect((await write('admin', 'DELETE', `/users/${again.body.id}`)).status).toBe(204);
   });
 
   it('with hard_delete removes the groups the user owns alone, with their subgroups and projects', async () => {

@@ -19,7 +19,7 @@ import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Database, UsersTable } from '../../core/store/tables.js';
 import { handOverEpics } from '../epics/index.js';
-import { removeGroupTree } from '../groups/index.js';
+import { deletePersonalNamespace, removeGroupTree, renamePersonalNamespace } from '../groups/index.js';
 import { handOverIssues } from '../issues/index.js';
 import { handOverMergeRequests } from '../mergeRequests/index.js';
 import { handOverNotes } from '../notes/index.js';
@@ -36,7 +36,6 @@ import {
   insertUser,
   personalProjectCounts,
   personalProjectIds,
-  renamePersonalNamespace,
   soleOwnedGroupIds,
   type UserRow,
   updateUserRow,
@@ -258,6 +257,7 @@ export async function deleteUser(
     ])
       await handOver(trx, row.id, ghostId, hardDelete);
     await handOverCreatedProjects(trx, row.id, ghostId);
-    await deleteUserRow(trx, row);
+    await deleteUserRow(trx, row.id);
+    await deletePersonalNamespace(trx, row.username);
   });
 }

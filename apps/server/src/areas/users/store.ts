@@ -176,25 +176,6 @@ export async function updateUserRow(
 }
 
 /**
- * The personal namespace follows its user's username and name (GitLab renames it with the user); the
- * repositories are stored by project ID, so nothing else moves.
- */
-export async function renamePersonalNamespace(
-  trx: Transaction<Database>,
-  oldUsername: string,
-  username: string,
-  name: string,
-): Promise<void> {
-  await trx
-    .updateTable('groups')
-    .set({ path: username, full_path: username, name })
-    .where('kind', '=', 'user')
-    .where('parent_id', 'is', null)
-    .where('path', '=', oldUsername)
-    .execute();
-}
-
-/**
  * The groups (not personal namespaces) that have this user as their only direct owner (GitLab's
  * `solo_owned_groups`), parents before their subgroups.
  */
@@ -265,30 +246,9 @@ export const KEPT_USER_REFERENCES: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * Deletes the user's row (its tokens, memberships, access requests, stars, to-dos, subscriptions and
- * settings go with it: their foreign keys cascade) and its personal namespace when no project is left in it.
+ * Deletes the user's row: its tokens, memberships, access requests, stars, to-dos, subscriptions and settings
+ * go with it (their foreign keys cascade).
  */
-export async function deleteUserRow(trx: Transaction<Database>, user: UserRow): Promise<void> {
-  await trx.deleteFrom('users').where('id', '=', user.id).execute();
-  const namespace = await trx
-    .selectFrom('groups')
-    .select('id')
-    .where('kind', '=', 'user')
-    .where('parent_id', 'is', null)
-    .where('path', '=', user.username)
-    .executeTakeFirst();
-  if (!namespace) return;
-  const project = await trx
-    .selectFrom('projects')
-    .select('id')
-    .where('namespace_id', '=', namespace.id)
-    .limit(1)
-    .executeTakeFirst();
-  if (project) return;
-  await trx
-    .deleteFrom('members')
-    .where('source_type', '=', 'Group')
-    .where('source_id', '=', namespace.id)
-    .execute();
-  await trx.deleteFrom('groups').where('id', '=', namespace.id).execute();
+export async function deleteUserRow(trx: Transaction<Database>, userId: number): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', userId).execute();
 }
