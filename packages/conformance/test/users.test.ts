@@ -1035,6 +1035,47 @@ describe('POST /users/:id/block and /unblock', () => {
     expect([notBlocked.status, notBlocked.body]).toEqual([201, false]);
   });
 
+  it("drops the user's active pipelines (failed), as GitLab's state machine does on a block", async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const member = await write('admin', 'POST', `/projects/${project}/members`, {
+      user_id: user.id,
+      access_level: 30,
+    });
+    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    const branch = `blocked-ci-${RUN}`.toLowerCase();
+    const branched = await withToken(token, `/projects/${project}/repository/branches`, {
+      method: 'POST',
+      json: { branch, ref: 'main' },
+    });
+    // A job that would run for hours: the pipeline is still active when the user is blocked. The project's
+    // branch may have a CI file already (then it is changed).
+    const ciPath = `/projects/${project}/repository/files/${encodeURIComponent(CI_FILE)}`;
+    const ci = {
+      branch,
+      content: 'long:\n  script: sleep\n  duration: 86400\n',
+      commit_message: 'A long job',
+    };
+    let committed = await withToken(token, ciPath, { method: 'POST', json: ci });
+    if (committed.status === 400) committed = await withToken(token, ciPath, { method: 'PUT', json: ci });
+    const pipeline = await withToken<{ id: number; status: string }>(token, `/projects/${project}/pipeline`, {
+      method: 'POST',
+      json: { ref: branch },
+    });
+    expect([branched.status, committed.status < 300, pipeline.status]).toEqual([201, true, 201]);
+    expect((await block('admin', user.id)).body).toBe(true);
+    const after = await get<{ status: string; finished_at: string | null }>(
+      'admin',
+      `/projects/${project}/pipelines/${pipeline.body.id}`,
+    );
+    expect(after.body.status).toBe('failed');
+    expect(after.body.finished_at).not.toBeNull();
+    expect(
+      (await write('admin', 'DELETE', `/projects/${project}/repository/branches/${branch}`)).status,
+    ).toBe(204);
+  });
+
   it('keeps a revoked or expired token of a blocked user a 401', async () => {
     const user = await makeUser();
     const { status, body } = await callAs<TokenWithToken>(

@@ -11,6 +11,7 @@ import type {
   PipelineVariablesTable,
 } from '../../core/store/tables.js';
 import {
+  ACTIVE_PIPELINE_STATUSES,
   FINISHED_PIPELINE_STATUSES,
   type JobState,
   type JobStatus,
@@ -359,4 +360,16 @@ export async function handOverPipelines(
     .set({ user_id: hardDelete ? null : ghostId })
     .where('user_id', '=', userId)
     .execute();
+}
+
+/** The active (pending or running) pipelines a user triggered. */
+export async function activePipelineIdsOfUser(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('pipelines')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', 'in', [...ACTIVE_PIPELINE_STATUSES])
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

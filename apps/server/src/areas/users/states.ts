@@ -5,6 +5,7 @@ import { type Caller, requireScope, requireUser } from '../../core/access/caller
 import type { ServerContext } from '../../core/context.js';
 import { ApiError, forbidden, notFound } from '../../core/http/errors.js';
 import { nowIso } from '../../core/store/database.js';
+import { dropPipelinesOfBlockedUser } from '../pipelines/index.js';
 import { findUser, updateUserRow } from './store.js';
 
 /** GitLab's `authenticated_as_admin!`; returns the administrator's ID. */
@@ -18,11 +19,11 @@ function requireAdminId(caller: Caller): number {
 /**
  * Blocks a user: true when blocked now, null when the user was blocked already (GitLab's endpoint `break`s
  * then, which Grape answers with a null body and 201). LDAP-blocked users, the caller itself and internal
- * users (the ghost user) are refused with 403, in GitLab's words.
+ * users (the ghost user) are refused with 403, in GitLab's words. The user's active pipelines are dropped.
  */
 export async function blockUser(context: ServerContext, caller: Caller, id: number): Promise<true | null> {
   const adminId = requireAdminId(caller);
-  return context.db.transaction().execute(async (trx) => {
+  const blocked = await context.db.transaction().execute(async (trx) => {
     const user = await findUser(trx, id);
     if (!user) throw notFound('User');
     if (user.state === 'ldap_blocked')
@@ -33,8 +34,11 @@ export async function blockUser(context: ServerContext, caller: Caller, id: numb
     if (user.user_type === 'ghost')
       throw new ApiError(403, { message: 'An internal user cannot be blocked' });
     await updateUserRow(trx, user.id, { state: 'blocked', updated_at: nowIso() });
-    return true;
+    return true as const;
   });
+  // After the commit, as GitLab's state machine does (Ci::DropPipelinesAndDisableSchedulesForUserService).
+  if (blocked) await dropPipelinesOfBlockedUser(context, id);
+  return blocked;
 }
 
 /**
