@@ -1,6 +1,7 @@
 // Starting and stopping the built server for the benchmarks (run.ts, ab.ts): in production mode, on a data
 // directory, with the Node.js flags of the start script unless told otherwise.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,7 +62,9 @@ export interface ServerOptions {
  * that has it reports on stdout); at once for a build without it.
  */
 export async function warmedUp(child: ChildProcess, builtDir = BUILT_SERVER_DIR): Promise<void> {
-  const main = await readFile(join(builtDir, 'main.js'), 'utf8');
+  // The server's code is in dist/server.cjs since the code cache, in dist/main.js before (bench:ab's older builds).
+  const code = existsSync(join(builtDir, 'server.cjs')) ? 'server.cjs' : 'main.js';
+  const main = await readFile(join(builtDir, code), 'utf8');
   if (!main.includes('validators warm')) return;
   await new Promise<void>((resolve) => {
     child.stdout?.on('data', (chunk: Buffer) => {

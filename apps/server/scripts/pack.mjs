@@ -41,7 +41,8 @@ try {
   mkdirSync(stage);
   cpSync(join(serverDir, 'dist'), join(stage, 'dist'), {
     recursive: true,
-    filter: (source) => !source.endsWith('.map'),
+    // Not the source maps, nor the code cache of this machine's Node.js (src/codeCache.ts).
+    filter: (source) => !source.endsWith('.map') && !source.includes('.code-cache'),
   });
   cpSync(join(serverDir, 'fixtures'), join(stage, 'fixtures'), { recursive: true });
   cpSync(join(serverDir, 'README.md'), join(stage, 'README.md'));

@@ -3,8 +3,12 @@
 // several workers, forks the worker processes that serve on the shared port
 // (Node's cluster module hands them the connections in turn). A Node.js process serves on one core; the
 // workers use the others. Exactly one worker runs the background jobs; the others queue them.
+//
+// No top-level await: the built executable runs this file as a CommonJS script (scripts/bundle.mjs,
+// src/codeCache.ts), which cannot await at its top.
 import cluster, { type Worker } from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import { announceFirstAnswer } from './codeCache.js';
 import {
   ConfigError,
   DEMO_FIXTURES_PATH,
@@ -19,25 +23,27 @@ import { keepConnectionsAlive } from './core/http/connections.js';
 import { instanceSettings } from './core/instance.js';
 import { type Fixtures, readFixturesFile } from './core/store/fixturesFile.js';
 
-const config = configOrExit(process.argv.slice(2));
-const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
-const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
-if (config.conformanceConfigPath && !fixtures) {
-  process.stderr.write('collab-server: --write-conformance-config needs --seed\n(--help lists the flags)\n');
-  process.exit(2);
-}
-
 /** Set by the primary for the one worker that runs the jobs. */
 const RUNS_JOBS_VARIABLE = 'COLLAB_RUNS_JOBS';
 
-if (cluster.isPrimary && config.workers > 1) {
-  await superviseWorkers();
-} else {
-  await serve(cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1');
+const config = configOrExit(process.argv.slice(2));
+void main();
+
+async function main(): Promise<void> {
+  const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
+  const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
+  if (config.conformanceConfigPath && !fixtures) {
+    process.stderr.write(
+      'collab-server: --write-conformance-config needs --seed\n(--help lists the flags)\n',
+    );
+    process.exit(2);
+  }
+  if (cluster.isPrimary && config.workers > 1) superviseWorkers(fixtures);
+  else await serve(cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1', fixtures);
 }
 
 /** Builds the app and listens; a worker exits when told to or when its primary is gone. */
-async function serve(runJobs: boolean): Promise<void> {
+async function serve(runJobs: boolean, fixtures: Fixtures | undefined): Promise<void> {
   const { createApp } = await import('./app.js');
   const accessLogLines = config.accessLog ? batchedLines((chunk) => process.stdout.write(chunk)) : undefined;
   if (accessLogLines) process.on('exit', accessLogLines.flush);
@@ -53,12 +59,16 @@ async function serve(runJobs: boolean): Promise<void> {
   });
   const listener = server.app.listen(config.port, config.host, () => {
     const address = listener.address();
-    if (cluster.isPrimary) printWelcome(typeof address === 'object' && address ? address.port : config.port);
+    if (cluster.isPrimary) {
+      printWelcome(typeof address === 'object' && address ? address.port : config.port, fixtures);
+    }
     // After listening: requests are answered meanwhile, each first one compiling what it needs.
     void server.warmUp().then(() => {
       if (process.env.COLLAB_REPORT_WARM_UP === '1') console.log('validators warm');
     });
   });
+  // Once the first request is answered, the code cache (src/codeCache.ts) holds what a start runs.
+  listener.once('request', (_request, response) => response.once('close', announceFirstAnswer));
   keepConnectionsAlive(listener);
   let stopping = false;
   const stop = (): void => {
@@ -77,7 +87,7 @@ async function serve(runJobs: boolean): Promise<void> {
  * directory), the others once it listens, replaces a worker that dies, and stops them all on SIGINT or
  * SIGTERM. The primary itself loads nothing but the cluster module, so it stays small.
  */
-async function superviseWorkers(): Promise<void> {
+function superviseWorkers(fixtures: Fixtures | undefined): void {
   const runsJobs = new Map<Worker, boolean>();
   const listened = new Set<Worker>();
   let stopping = false;
@@ -94,7 +104,7 @@ async function superviseWorkers(): Promise<void> {
     }
     if (!welcomed && listened.size === config.workers) {
       welcomed = true;
-      printWelcome(address.port);
+      printWelcome(address.port, fixtures);
     }
   });
   cluster.on('exit', (worker, code, signal) => {
@@ -129,7 +139,7 @@ async function superviseWorkers(): Promise<void> {
   fork(true);
 }
 
-function printWelcome(port: number): void {
+function printWelcome(port: number, fixtures: Fixtures | undefined): void {
   const origin = `http://${config.host}:${port}`;
   console.log(`Collab API listening on ${origin}/api/v4`);
   console.log(`Docs: ${origin}/docs   Spec: ${origin}/openapi.json`);

@@ -12,6 +12,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -81,7 +82,9 @@ describe('the packed server', () => {
       existsSync(join(app, 'node_modules/collab-server/node_modules/@collab/docs/dist/index.html')),
     ).toBe(true);
     expect(existsSync(join(app, 'node_modules/collab-server/fixtures/demo.json'))).toBe(true);
-    expect(existsSync(join(app, 'node_modules/collab-server/dist/main.js.map'))).toBe(false);
+    expect(existsSync(join(app, 'node_modules/collab-server/dist/server.cjs.map'))).toBe(false);
+    // The code cache is made where the server runs (src/codeCache.ts), never shipped from the build's machine.
+    expect(existsSync(join(app, 'node_modules/collab-server/dist/.code-cache'))).toBe(false);
     expect(existsSync(join(app, 'node_modules/collab-server/dist/index.d.ts'))).toBe(true);
   });
 
@@ -144,5 +147,8 @@ describe('the packed server', () => {
     const exited = new Promise((resolve) => child?.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+    // Its first answer made the code cache of the installed build, for the next start.
+    const caches = readdirSync(join(app, 'node_modules/collab-server/dist/.code-cache'));
+    expect(caches.filter((name) => name.endsWith('.bin'))).toHaveLength(1);
   });
 });
