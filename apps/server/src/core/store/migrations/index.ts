@@ -34,6 +34,7 @@ import * as m031 from './031_merge_request_writes.js';
 import * as m033 from './033_project_avatars.js';
 import * as m035 from './035_merge_request_refresh.js';
 import * as m037 from './037_allow_merge_on_skipped_pipeline.js';
+import * as m038 from './038_pipelines_user_nullable.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '033_project_avatars': m033,
   '035_merge_request_refresh': m035,
   '037_allow_merge_on_skipped_pipeline': m037,
+  '038_pipelines_user_nullable': m038,
 };
 
 export const migrationProvider: MigrationProvider = {
