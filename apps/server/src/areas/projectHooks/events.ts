@@ -184,7 +184,8 @@ export async function pipelinePayloadFor(
   if (!found) return null;
   const [project, user] = await Promise.all([
     findHookProject(context.db, found.pipeline.project_id),
-    findHookUser(context.db, found.pipeline.user_id),
+    // A hard deletion of its user leaves a pipeline without one (the payload's `user` is then null).
+    found.pipeline.user_id === null ? undefined : findHookUser(context.db, found.pipeline.user_id),
   ]);
   if (!project) return null;
   const commit = await commitOf(context, project, found.pipeline.sha);

@@ -407,7 +407,8 @@ export interface PipelinesTable {
   source: string;
   /** The CI configuration errors, null when the configuration is valid. */
   yaml_errors: string | null;
-  user_id: number;
+  /** Null once a hard deletion removed the user who triggered it (migration 038). */
+  user_id: number | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
