@@ -69,3 +69,14 @@ export async function updateProjectIssue() {
   console.log(issue.web_url, issue.title);
   // #endregion
 }
+
+/** Delete an issue */
+export async function deleteProjectIssue() {
+  // #region deleteProjectIssue
+  await unwrap(
+    api.DELETE('/projects/{id}/issues/{issue_iid}', {
+      params: { path: { id: 'my-group/my-project', issue_iid: 11 } },
+    }),
+  );
+  // #endregion
+}

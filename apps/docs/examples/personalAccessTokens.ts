@@ -80,3 +80,16 @@ export async function revokeCurrentPersonalAccessToken() {
   await unwrap(api.DELETE('/personal_access_tokens/self'));
   // #endregion
 }
+
+/** Create a personal access token for the current user */
+export async function createCurrentUserPersonalAccessToken() {
+  // #region createCurrentUserPersonalAccessToken
+  // GitLab allows only the k8s_proxy scope here; the token expires tomorrow unless expires_at says otherwise.
+  const made = await unwrap(
+    api.POST('/user/personal_access_tokens', {
+      body: { name: 'kubernetes', scopes: ['k8s_proxy'] },
+    }),
+  );
+  console.log(`keep it now, it is shown once: ${made.token}`);
+  // #endregion
+}

@@ -82,3 +82,25 @@ export async function deleteUser() {
   await unwrap(api.DELETE('/users/{id}', { params: { path: { id: 9 } } }));
   // #endregion
 }
+
+/** Block a user */
+export async function blockUser() {
+  // #region blockUser
+  // true when blocked now, null when the user was blocked already; the user's tokens then get 403.
+  const blocked = await unwrap(
+    api.POST('/users/{id}/block', { params: { path: { id: 9 } } }),
+  );
+  console.log(blocked);
+  // #endregion
+}
+
+/** Unblock a user */
+export async function unblockUser() {
+  // #region unblockUser
+  // true when unblocked now, false when the user was not blocked.
+  const unblocked = await unwrap(
+    api.POST('/users/{id}/unblock', { params: { path: { id: 9 } } }),
+  );
+  console.log(unblocked);
+  // #endregion
+}

@@ -324,6 +324,12 @@ describe('issues and merge requests', () => {
     expect(await as('reporter').Issues.all({ projectId: project.id, state: 'opened' })).toEqual([]);
     const shown = await as('reporter').Issues.show(created.iid, { projectId: project.id });
     expect(shown).toMatchObject({ id: created.id, state: 'closed' });
+    // Issues.remove: the project's owners only (GitLab's destroy_issue), 204 answered as null.
+    expect((await refusal(as('maintainer').Issues.remove(project.id, created.iid))).status).toBe(403);
+    expect(await as('owner').Issues.remove(project.id, created.iid)).toBeNull();
+    expect((await refusal(as('reporter').Issues.show(created.iid, { projectId: project.id }))).status).toBe(
+      404,
+    );
   });
 
   it('lists and reads merge requests', async () => {

@@ -1,5 +1,5 @@
 // gitbeaker (@gitbeaker/rest 43.8) against the users and tokens an administrator makes: Users.create, edit,
-// remove (with hardDelete), Users.createPersonalAccessToken, and PersonalAccessTokens create, all, show and
+// remove (with hardDelete), block and unblock, Users.createPersonalAccessToken, and PersonalAccessTokens create, all, show and
 // remove (by ID and `self`), called as gitbeaker's documentation shows them; then gitbeaker as the new user,
 // with the token it was given (`token`: PRIVATE-TOKEN, and `oauthToken`: Authorization: Bearer), as a client's
 // own test suite sets itself up. gitbeaker sends the options as a JSON body in snake_case (also on DELETE).
@@ -153,5 +153,21 @@ describe('personal access tokens', () => {
 
     await api.PersonalAccessTokens.remove();
     expect((await refusal(api.Users.showCurrentUser())).status).toBe(401);
+  });
+});
+
+describe('blocking', () => {
+  it("blocks and unblocks with Users.block and Users.unblock; the blocked user's token gets 403", async () => {
+    const user = await createUser();
+    const made = await as('admin').Users.createPersonalAccessToken(user.id, `block ${RUN}`, ['api']);
+    const api = new Gitlab({ host: target.config.baseUrl, token: made.token as string });
+    expect(await as('admin').Users.block(user.id)).toBe(true);
+    expect(await refusal(api.Users.showCurrentUser())).toEqual({
+      status: 403,
+      message: '403 Forbidden - Your account has been blocked.',
+    });
+    expect((await refusal(as('developer').Users.unblock(user.id))).status).toBe(403);
+    expect(await as('admin').Users.unblock(user.id)).toBe(true);
+    expect(await api.Users.showCurrentUser()).toMatchObject({ id: user.id, state: 'active' });
   });
 });

@@ -30,7 +30,7 @@ type Issue = components['schemas']['Issue'];
 /** The body of an error answer (400, 404). */
 type ErrorBody = components['schemas']['Error'];
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = <T = unknown>(
   caller: Caller,
   method: Method,
@@ -433,5 +433,70 @@ describe('list', () => {
         (await call('guest', 'GET', issuesOf(publicProject), { query })).status,
         JSON.stringify(query),
       ).toBe(400);
+  });
+});
+
+describe('delete', () => {
+  it("is for the project's owners and administrators: 204 with its notes and to-dos, 403 for other roles", async () => {
+    const issue = await createIssue(publicProject, {
+      title: title('Doomed'),
+      assignee_ids: [users.maintainer.id],
+    });
+    const note = await call<{ id: number }>('guest', 'POST', `${issueOf(publicProject, issue.iid)}/notes`, {
+      json: { body: `On a doomed issue ${RUN}` },
+    });
+    expect(note.status).toBe(201);
+    const todoTitles = async () =>
+      (
+        await call<{ target: { title: string } }[]>('maintainer', 'GET', '/todos', {
+          query: { type: 'Issue', per_page: '100' },
+        })
+      ).body.map((todo) => todo.target.title);
+    expect(await todoTitles()).toContain(issue.title);
+    const refused: [Caller, number][] = [
+      ['anonymous', 401],
+      ['invalid', 401],
+      ['revoked', 401],
+      ['developerReadRepository', 403],
+      ['outsider', 403],
+      ['guest', 403],
+      ['reporter', 403],
+      // The author and the Maintainers may not either (GitLab's destroy_issue is the owners').
+      ['developer', 403],
+      ['maintainer', 403],
+    ];
+    for (const [caller, status] of refused)
+      expect((await call(caller, 'DELETE', issueOf(publicProject, issue.iid))).status, caller).toBe(status);
+    expect((await call('developer', 'GET', issueOf(publicProject, issue.iid))).status).toBe(200);
+
+    const deleted = await call('owner', 'DELETE', issueOf(publicProject, issue.iid));
+    expect(deleted.status).toBe(204);
+    expect(deleted.body).toBeUndefined();
+    expect((await call('owner', 'GET', issueOf(publicProject, issue.iid))).status).toBe(404);
+    expect(
+      (await call('owner', 'GET', `${issueOf(publicProject, issue.iid)}/notes/${note.body.id}`)).status,
+    ).toBe(404);
+    expect(await todoTitles()).not.toContain(issue.title);
+    expect((await call('owner', 'DELETE', issueOf(publicProject, issue.iid))).status).toBe(404);
+    expect(await listTitles('owner', publicProject, { state: 'all' })).not.toContain(issue.title);
+  });
+
+  it('lets administrators delete too; 404 for an unknown issue or a project the caller cannot see', async () => {
+    const hidden = await createIssue(privateProject, { title: title('Hidden doomed') });
+    expect((await call('outsider', 'DELETE', issueOf(privateProject, hidden.iid))).status).toBe(404);
+    expect((await call('owner', 'DELETE', issueOf(privateProject, 999_999_999))).status).toBe(404);
+    expect((await call('admin', 'DELETE', issueOf(privateProject, hidden.iid))).status).toBe(204);
+    expect((await call('guest', 'GET', issueOf(privateProject, hidden.iid))).status).toBe(404);
+  });
+
+  it('answers 403, not 404, to a caller who cannot read the confidential issue (GitLab authorizes what it found)', async () => {
+    const secret = await createIssue(
+      publicProject,
+      { title: title('Doomed secret'), confidential: true },
+      'maintainer',
+    );
+    expect((await call('guest', 'GET', issueOf(publicProject, secret.iid))).status).toBe(404);
+    expect((await call('guest', 'DELETE', issueOf(publicProject, secret.iid))).status).toBe(403);
+    expect((await call('owner', 'DELETE', issueOf(publicProject, secret.iid))).status).toBe(204);
   });
 });

@@ -219,6 +219,104 @@ describe('POST /users/:user_id/personal_access_tokens', () => {
   });
 });
 
+describe('POST /user/personal_access_tokens', () => {
+  const own = (token: string, json: Record<string, unknown>) =>
+    asToken<TokenWithToken & ErrorBody>(token, '/user/personal_access_tokens', { method: 'POST', json });
+
+  it("makes a k8s_proxy token of the caller's own, expiring tomorrow; it cannot call the API", async () => {
+    const made = await own(aliceToken, { name: `k8s ${RUN}`, scopes: ['k8s_proxy'], description: 'agent' });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const dayAfter = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    expect(made.body).toMatchObject({
+      name: `k8s ${RUN}`,
+      description: 'agent',
+      scopes: ['k8s_proxy'],
+      user_id: alice.id,
+      active: true,
+      revoked: false,
+    });
+    expect([tomorrow, dayAfter]).toContain(made.body.expires_at);
+    expect(made.body.token).toMatch(/.{20,}/);
+    // Only k8s_proxy: the API refuses the token (403 insufficient_scope), but it reads itself.
+    const refused = await asToken<ErrorBody>(made.body.token, '/user');
+    expect([refused.status, refused.body.error]).toEqual([403, 'insufficient_scope']);
+    const self = await asToken<TokenDetails>(made.body.token, '/personal_access_tokens/self');
+    expect([self.status, self.body.id, self.body.user_id]).toEqual([200, made.body.id, alice.id]);
+    // It is the caller's: listed among its tokens, and revoked by it.
+    const listed = await asToken<Token[]>(aliceToken, '/personal_access_tokens', {
+      query: { search: 'k8s' },
+    });
+    expect(listed.body.map((token) => token.id)).toContain(made.body.id);
+    expect(
+      (await asToken(aliceToken, `/personal_access_tokens/${made.body.id}`, { method: 'DELETE' })).status,
+    ).toBe(204);
+  });
+
+  it('takes a form body with a comma-separated scope and keeps the expiry date given', async () => {
+    const { status, body } = await callAs<TokenWithToken>(
+      target,
+      'developer',
+      '/user/personal_access_tokens',
+      {
+        method: 'POST',
+        form: { name: `form k8s ${RUN}`, scopes: 'k8s_proxy', expires_at: '2099-01-31' },
+      },
+    );
+    expect(status, JSON.stringify(body)).toBe(201);
+    expect(body).toMatchObject({
+      scopes: ['k8s_proxy'],
+      user_id: target.config.fixtures.users.developer.id,
+      expires_at: '2099-01-31',
+    });
+    expect(
+      (await callAs(target, 'developer', `/personal_access_tokens/${body.id}`, { method: 'DELETE' })).status,
+    ).toBe(204);
+  });
+
+  it('refuses every scope but k8s_proxy (400 naming scopes) and a missing name, for administrators too', async () => {
+    for (const scopes of [
+      ['api'],
+      ['read_api'],
+      ['k8s_proxy', 'api'],
+      'k8s_proxy,sudo',
+      [],
+      ['everything'],
+    ]) {
+      const bad = await callAs<ErrorBody>(target, 'admin', '/user/personal_access_tokens', {
+        method: 'POST',
+        json: { name: `never ${RUN}`, scopes },
+      });
+      expect(bad.status, JSON.stringify(scopes)).toBe(400);
+      expect(bad.body.error ?? '', JSON.stringify(scopes)).toContain('scopes');
+    }
+    const missingName = await own(aliceToken, { scopes: ['k8s_proxy'] });
+    expect([missingName.status, missingName.body.error]).toEqual([400, 'name is missing']);
+    const all = await callAs<Token[]>(target, 'admin', '/personal_access_tokens', {
+      query: { search: `never ${RUN}`, per_page: '100' },
+    });
+    expect(all.body).toEqual([]);
+  });
+
+  it('needs a valid token (401) with the api scope (403)', async () => {
+    const refused: [Caller, number][] = [
+      ['anonymous', 401],
+      ['invalid', 401],
+      ['revoked', 401],
+      ['developerReadRepository', 403],
+    ];
+    for (const [caller, expected] of refused) {
+      const { status } = await callAs(target, caller, '/user/personal_access_tokens', {
+        method: 'POST',
+        json: { name: `refused ${RUN}`, scopes: ['k8s_proxy'] },
+      });
+      expect(status, caller).toBe(expected);
+    }
+    const readApi = await makeToken(alice.id, { name: `reader ${RUN}`, scopes: ['read_api'] });
+    expect((await own(readApi.token, { name: `refused ${RUN}`, scopes: ['k8s_proxy'] })).status).toBe(403);
+  });
+});
+
 describe('GET /personal_access_tokens', () => {
   it("lists a user's own tokens only, and refuses another user's (401)", async () => {
     const { status, body, headers } = await asToken<Token[]>(aliceToken, '/personal_access_tokens', {

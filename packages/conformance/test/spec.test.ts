@@ -79,6 +79,11 @@ describe('the bundled spec', () => {
       'mergeProjectMergeRequest',
       'cancelMergeRequestAutoMerge',
       'deleteProjectMergeRequest',
+      // What a GitLab client's test suite also uses (issue 27's last points).
+      'deleteProjectIssue',
+      'createCurrentUserPersonalAccessToken',
+      'blockUser',
+      'unblockUser',
     ];
     const ids = operations.map(({ operation }) => String(operation.operationId));
     expect(new Set(ids).size).toBe(ids.length);

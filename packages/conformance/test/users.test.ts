@@ -345,6 +345,12 @@ const withToken = <T = unknown>(token: string, path: string, options: Parameters
     headers: { 'PRIVATE-TOKEN': token, ...options.headers },
   });
 
+/** The projects this file made (ownProject), deleted after its deletion cases. */
+const ownProjects: number[] = [];
+
+/** The server's CI configuration file (what a pipeline runs). */
+const CI_FILE = '.collab-ci.yml';
+
 const write = <T = unknown>(caller: Caller, method: 'POST' | 'PUT' | 'DELETE', path: string, json?: object) =>
   callAs<T>(target, caller, path, { method, json: json as Record<string, unknown> | undefined });
 
@@ -702,6 +708,155 @@ describe('DELETE /users/:id', () => {
     return body.id;
   }
 
+  afterAll(async () => {
+    for (const id of ownProjects) await callAs(target, 'owner', `/projects/${id}`, { method: 'DELETE' });
+  });
+
+  /** A public project of this run in the namespace (its members are the namespace's), deleted after the file. */
+  async function ownProject(): Promise<string> {
+    const group = await get<{ id: number }>(
+      'owner',
+      `/groups/${encodeURIComponent(target.config.fixtures.namespace)}`,
+    );
+    const { status, body } = await callAs<{ id: number }>(target, 'owner', '/projects', {
+      method: 'POST',
+      json: {
+        name: `Leaves ${RUN} ${ownProjects.length}`,
+        namespace_id: group.body.id,
+        visibility: 'public',
+        initialize_with_readme: true,
+      },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    ownProjects.push(body.id);
+    return String(body.id);
+  }
+
+  /** A merge request into `main` of a new branch with one new file, made by `caller` (a token of its own or a role). */
+  async function proposal(
+    caller: Caller | { token: string },
+    project: string,
+    name: string,
+  ): Promise<number> {
+    const as = <T>(path: string, options: Parameters<typeof callAs>[3]) =>
+      typeof caller === 'object'
+        ? withToken<T>(caller.token, path, options)
+        : callAs<T>(target, caller, path, options);
+    const branch = `${name}-${RUN}`.toLowerCase();
+    const branched = await as(`/projects/${project}/repository/branches`, {
+      method: 'POST',
+      json: { branch, ref: 'main' },
+    });
+    const committed = await as(`/projects/${project}/repository/files/${encodeURIComponent(CI_FILE)}`, {
+      method: 'POST',
+      json: { branch, content: 'build:\n  script: make\n', commit_message: `Adds ${name}` },
+    });
+    const made = await as<{ iid: number }>(`/projects/${project}/merge_requests`, {
+      method: 'POST',
+      json: { source_branch: branch, target_branch: 'main', title: `${name} ${RUN}` },
+    });
+    expect([branched.status, committed.status, made.status], JSON.stringify(made.body)).toEqual([
+      201, 201, 201,
+    ]);
+    return made.body.iid;
+  }
+
+  /** What the deleted user closed, merged and ran in `project`, with the paths to read them again. */
+  async function actsOf(token: string, project: string) {
+    const issue = await callAs<{ iid: number }>(target, 'developer', `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Closed by a user who leaves ${RUN}` },
+    });
+    expect(issue.status).toBe(201);
+    const issuePath = `/projects/${project}/issues/${issue.body.iid}`;
+    const mergedPath = `/projects/${project}/merge_requests/${await proposal('developer', project, 'merged')}`;
+    const closedPath = `/projects/${project}/merge_requests/${await proposal('developer', project, 'closed')}`;
+    const ci = await proposal({ token }, project, 'ci');
+    const acts = [
+      await withToken(token, issuePath, { method: 'PUT', json: { state_event: 'close' } }),
+      await withToken(token, `${mergedPath}/merge`, { method: 'PUT' }),
+      await withToken(token, closedPath, { method: 'PUT', json: { state_event: 'close' } }),
+      await withToken<{ id: number }>(token, `/projects/${project}/pipeline`, {
+        method: 'POST',
+        json: { ref: `ci-${RUN}`.toLowerCase() },
+      }),
+    ] as const;
+    expect(
+      acts.map((act) => act.status),
+      JSON.stringify(acts.map((act) => act.body)),
+    ).toEqual([200, 200, 200, 201]);
+    const pipelinePath = `/projects/${project}/pipelines/${acts[3].body.id}`;
+    return {
+      issuePath,
+      mergedPath,
+      closedPath,
+      pipelinePath,
+      ciPath: `/projects/${project}/merge_requests/${ci}`,
+    };
+  }
+
+  type Actor = { id: number; name: string } | null;
+
+  it('forgets who closed an issue or merged or closed a merge request; the merge user, pipelines and to-dos the user caused go to the ghost user', async () => {
+    const { user, token } = await contributor();
+    const project = await ownProject();
+    const paths = await actsOf(token, project);
+    // A to-do the user caused for someone else: an issue assigned to the developer.
+    const assigned = await withToken(token, `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Assigned by a user who leaves ${RUN}`, assignee_ids: [users.developer.id] },
+    });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    const merged = await get<{ merged_by: Actor; merge_user: Actor }>('admin', paths.mergedPath);
+    expect([merged.body.merged_by?.id, merged.body.merge_user?.id]).toEqual([user.id, user.id]);
+
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    const issue = await get<{ state: string; closed_by: Actor }>('admin', paths.issuePath);
+    expect([issue.body.state, issue.body.closed_by]).toEqual(['closed', null]);
+    const after = await get<{ state: string; merged_by: Actor; merge_user: Actor }>(
+      'admin',
+      paths.mergedPath,
+    );
+    expect([after.body.state, after.body.merged_by, after.body.merge_user?.name]).toEqual([
+      'merged',
+      null,
+      'Ghost User',
+    ]);
+    const closed = await get<{ state: string; closed_by: Actor }>('admin', paths.closedPath);
+    expect([closed.body.state, closed.body.closed_by]).toEqual(['closed', null]);
+    const pipeline = await get<{ user: Actor }>('admin', paths.pipelinePath);
+    expect(pipeline.body.user?.name).toBe('Ghost User');
+    const todos = await get<{ author: Actor; target: { title: string } }[]>('developer', '/todos', {
+      project_id: project,
+    });
+    const todo = todos.body.find((item) => item.target.title === `Assigned by a user who leaves ${RUN}`);
+    expect(todo?.author?.name).toBe('Ghost User');
+  });
+
+  it('with hard_delete leaves pipelines without a user and forgets who merged, closed or was to merge', async () => {
+    const { user, token } = await contributor();
+    const project = await ownProject();
+    const paths = await actsOf(token, project);
+    const deleted = await callAs(target, 'admin', `/users/${user.id}`, {
+      method: 'DELETE',
+      query: { hard_delete: 'true' },
+    });
+    expect(deleted.status).toBe(204);
+    const pipeline = await get<{ id: number; user: Actor }>('admin', paths.pipelinePath);
+    expect(pipeline.status).toBe(200);
+    expect(pipeline.body.user).toBeNull();
+    const listed = await get<{ id: number }[]>('admin', `/projects/${project}/pipelines`);
+    expect(listed.body.map((item) => item.id)).toContain(pipeline.body.id);
+    const issue = await get<{ state: string; closed_by: Actor }>('admin', paths.issuePath);
+    expect([issue.body.state, issue.body.closed_by]).toEqual(['closed', null]);
+    const merged = await get<{ merged_by: Actor; merge_user: Actor }>('admin', paths.mergedPath);
+    expect([merged.body.merged_by, merged.body.merge_user]).toEqual([null, null]);
+    const closed = await get<{ closed_by: Actor }>('admin', paths.closedPath);
+    expect(closed.body.closed_by).toBeNull();
+    // The user's own merge request went with the user.
+    expect((await get('admin', paths.ciPath)).status).toBe(404);
+  });
+
   it("deletes the user's personal snippets and keeps the project snippets, by the ghost user", async () => {
     const { user, token, project } = await contributor();
     const personal = await snippetOf(token, '/snippets');
@@ -787,6 +942,15 @@ describe('DELETE /users/:id', () => {
     expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
     expect((await get('admin', `/projects/${project.body.id}`)).status).toBe(404);
     expect((await get('admin', `/users/${user.id}`)).status).toBe(404);
+    // The personal namespace went too: its path is free for a new account of the same username.
+    const again = await write<AdminUser>('admin', 'POST', '/users', {
+      email: `again-${user.email}`,
+      username: user.username,
+      name: 'Same name again',
+      password: 'correct-horse-battery',
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect((await write('admin', 'DELETE', `/users/${again.body.id}`)).status).toBe(204);
   });
 
   it('with hard_delete removes the groups the user owns alone, with their subgroups and projects', async () => {
@@ -836,5 +1000,128 @@ describe('DELETE /users/:id', () => {
       expect((await get('admin', path)).status, path).toBe(404);
     expect((await get('admin', `/groups/${shared.body.id}`)).status).toBe(200);
     expect((await write('admin', 'DELETE', `/groups/${shared.body.id}`)).status).toBe(202);
+  });
+});
+
+describe('POST /users/:id/block and /unblock', () => {
+  const block = (caller: Caller, id: number) => write<boolean | null>(caller, 'POST', `/users/${id}/block`);
+  const unblock = (caller: Caller, id: number) => write<boolean>(caller, 'POST', `/users/${id}/unblock`);
+
+  it("blocks (201 true, then null) so that the user's tokens get 403; unblocking (201 true, then false) lets them in again", async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    expect((await withToken(token, '/user')).status).toBe(200);
+
+    const blocked = await block('admin', user.id);
+    expect([blocked.status, blocked.body]).toEqual([201, true]);
+    for (const path of ['/user', `/projects/${project}`]) {
+      const refused = await withToken<ErrorBody>(token, path);
+      expect([refused.status, refused.body.message], path).toEqual([
+        403,
+        '403 Forbidden - Your account has been blocked.',
+      ]);
+    }
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.state).toBe('blocked');
+    expect((await get<ListedUser[]>('developer', '/users', { username: user.username })).body).toEqual([]);
+    const again = await block('admin', user.id);
+    expect([again.status, again.body]).toEqual([201, null]);
+
+    const unblocked = await unblock('admin', user.id);
+    expect([unblocked.status, unblocked.body]).toEqual([201, true]);
+    expect((await withToken(token, '/user')).status).toBe(200);
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.state).toBe('active');
+    const notBlocked = await unblock('admin', user.id);
+    expect([notBlocked.status, notBlocked.body]).toEqual([201, false]);
+  });
+
+  it("drops the user's active pipelines (failed), as GitLab's state machine does on a block", async () => {
+    const user = await makeUser();
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const member = await write('admin', 'POST', `/projects/${project}/members`, {
+      user_id: user.id,
+      access_level: 30,
+    });
+    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    const branch = `blocked-ci-${RUN}`.toLowerCase();
+    const branched = await withToken(token, `/projects/${project}/repository/branches`, {
+      method: 'POST',
+      json: { branch, ref: 'main' },
+    });
+    // A job that would run for hours: the pipeline is still active when the user is blocked. The project's
+    // branch may have a CI file already (then it is changed).
+    const ciPath = `/projects/${project}/repository/files/${encodeURIComponent(CI_FILE)}`;
+    const ci = {
+      branch,
+      content: 'long:\n  script: sleep\n  duration: 86400\n',
+      commit_message: 'A long job',
+    };
+    let committed = await withToken(token, ciPath, { method: 'POST', json: ci });
+    if (committed.status === 400) committed = await withToken(token, ciPath, { method: 'PUT', json: ci });
+    const pipeline = await withToken<{ id: number; status: string }>(token, `/projects/${project}/pipeline`, {
+      method: 'POST',
+      json: { ref: branch },
+    });
+    expect([branched.status, committed.status < 300, pipeline.status]).toEqual([201, true, 201]);
+    expect((await block('admin', user.id)).body).toBe(true);
+    const after = await get<{ status: string; finished_at: string | null }>(
+      'admin',
+      `/projects/${project}/pipelines/${pipeline.body.id}`,
+    );
+    expect(after.body.status).toBe('failed');
+    expect(after.body.finished_at).not.toBeNull();
+    expect(
+      (await write('admin', 'DELETE', `/projects/${project}/repository/branches/${branch}`)).status,
+    ).toBe(204);
+  });
+
+  it('keeps a revoked or expired token of a blocked user a 401', async () => {
+    const user = await makeUser();
+    const { status, body } = await callAs<TokenWithToken>(
+      target,
+      'admin',
+      `/users/${user.id}/personal_access_tokens`,
+      {
+        method: 'POST',
+        json: { name: `old ${RUN}`, scopes: ['api'], expires_at: '2020-01-01' },
+      },
+    );
+    expect(status).toBe(201);
+    expect((await block('admin', user.id)).status).toBe(201);
+    expect((await withToken(body.token, '/user')).status).toBe(401);
+  });
+
+  it('is for administrators only (403/401), 404 for an unknown user; the caller itself and the ghost user are refused (403)', async () => {
+    const user = await makeUser();
+    for (const [caller, expected] of REFUSED) {
+      expect((await block(caller, user.id)).status, caller).toBe(expected);
+      expect((await unblock(caller, user.id)).status, caller).toBe(expected);
+    }
+    expect((await get<AdminUser>('admin', `/users/${user.id}`)).body.state).toBe('active');
+    expect((await block('admin', 999_999_999)).status).toBe(404);
+    expect((await unblock('admin', 999_999_999)).status).toBe(404);
+    const self = await block('admin', users.admin.id);
+    expect([self.status, (self.body as unknown as ErrorBody).message]).toEqual([
+      403,
+      '403 Forbidden - The API initiating user cannot be blocked by the API',
+    ]);
+    // The ghost user holds a deleted user's issue.
+    const token = await tokenOf(user.id);
+    const project = encodeURIComponent(target.config.fixtures.publicProject);
+    const issue = await withToken<{ iid: number }>(token, `/projects/${project}/issues`, {
+      method: 'POST',
+      json: { title: `Leaves a ghost ${RUN}` },
+    });
+    expect((await write('admin', 'DELETE', `/users/${user.id}`)).status).toBe(204);
+    const ghost = await get<{ author: { id: number } }>(
+      'admin',
+      `/projects/${project}/issues/${issue.body.iid}`,
+    );
+    const ghostBlock = await block('admin', ghost.body.author.id);
+    expect([ghostBlock.status, (ghostBlock.body as unknown as ErrorBody).message]).toEqual([
+      403,
+      'An internal user cannot be blocked',
+    ]);
   });
 });

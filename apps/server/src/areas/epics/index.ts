@@ -18,4 +18,5 @@ export {
   onEpicStateChange,
   type ReadableEpic,
 } from './service.js';
-export { deleteEpicsOfAuthor, EPIC_TYPE, type EpicRow } from './store.js';
+// A user's deletion hands the user's epics over (users area, in its transaction).
+export { EPIC_TYPE, type EpicRow, handOverEpics } from './store.js';

@@ -10,6 +10,7 @@ import {
   type Selectable,
   type SqlBool,
   sql,
+  type Transaction,
 } from 'kysely';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import { type Db, nowIso } from '../../core/store/database.js';
@@ -327,6 +328,23 @@ export async function deleteEpicsOfAuthor(db: Db, authorId: number): Promise<voi
     .execute();
   for (const row of rows) await deleteEpic(db, row.id);
   for (const parent of new Set(rows.map((row) => row.parent_id))) await refreshDates(db, parent);
+}
+
+/**
+ * What a user's deletion does to epics (in the deletion's transaction), as GitLab: the epics the user wrote
+ * move to the ghost user (EE MigrateRecordsToGhostUserService#migrate_epics), or with `hardDelete` go (the
+ * foreign key on their author cascades); who closed an epic is forgotten in both cases (`epics.closed_by_id`
+ * references users ON DELETE SET NULL).
+ */
+export async function handOverEpics(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  await trx.updateTable('epics').set({ closed_by_id: null }).where('closed_by_id', '=', userId).execute();
+  if (hardDelete) await deleteEpicsOfAuthor(trx, userId);
+  else await trx.updateTable('epics').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
 }
 
 /**

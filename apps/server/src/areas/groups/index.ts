@@ -5,5 +5,7 @@ import { groupsFixtures } from './fixtures.js';
 import { groupsHandlers } from './routes.js';
 
 export { removeGroupTree } from './deletion.js';
+// The users area renames a user's personal namespace with the user and deletes it with the user.
+export { deletePersonalNamespace, renamePersonalNamespace } from './store.js';
 
 export const groupsArea: Area = { name: 'groups', handlers: groupsHandlers, fixtures: groupsFixtures };

@@ -1,7 +1,14 @@
 // The groups area's queries: which groups a caller may see (GitLab's GroupsFinder, in SQL), one page of them,
 // and what presenting a page needs (the names of their ancestors, custom attributes, statistics), each one
 // query for the whole page.
-import { type Insertable, type RawBuilder, type SelectQueryBuilder, sql, type Updateable } from 'kysely';
+import {
+  type Insertable,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { GroupRow } from '../../core/access/access.js';
 import { inMemberHierarchy } from '../../core/access/groupHierarchy.js';
 import { unexpiredMembership } from '../../core/access/membership.js';
@@ -394,40 +401,93 @@ async function tablesReferringToGroups(db: Db) {
 export async function deleteGroupRows(db: Db, groupIds: readonly number[]): Promise<void> {
   if (groupIds.length === 0) return;
   const tables = await tablesReferringToGroups(db);
-  await db.transaction().execute(async (trx) => {
-    const ids = [...groupIds];
-    const epics = (await trx.selectFrom('epics').select('id').where('group_id', 'in', ids).execute()).map(
-      (row) => row.id,
-    );
-    const labels = (await trx.selectFrom('labels').select('id').where('group_id', 'in', ids).execute()).map(
-      (row) => row.id,
-    );
-    const of: Record<string, number[]> = {
-      epic_id: epics,
-      label_id: labels,
-      group_id: ids,
-      ancestor_id: ids,
-    };
-    // What hangs on an epic by type and ID (reactions, labels, assignees, to-dos, notes), then the rows naming
-    // an epic, a label or a group by column: table and column names from the schema, never from the request.
-    if (epics.length > 0) {
-      await deleteWhatHangsOn(trx, 'Epic', epics);
-      await trx.updateTable('epics').set({ parent_id: null }).where('parent_id', 'in', epics).execute();
+  await db.transaction().execute((trx) => deleteGroupRowsWith(trx, tables, groupIds));
+}
+
+/** deleteGroupRows in the caller's transaction. */
+async function deleteGroupRowsIn(trx: Transaction<Database>, groupIds: readonly number[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  await deleteGroupRowsWith(trx, await tablesReferringToGroups(trx), groupIds);
+}
+
+async function deleteGroupRowsWith(
+  trx: Transaction<Database>,
+  tables: Awaited<ReturnType<typeof tablesReferringToGroups>>,
+  groupIds: readonly number[],
+): Promise<void> {
+  const ids = [...groupIds];
+  const epics = (await trx.selectFrom('epics').select('id').where('group_id', 'in', ids).execute()).map(
+    (row) => row.id,
+  );
+  const labels = (await trx.selectFrom('labels').select('id').where('group_id', 'in', ids).execute()).map(
+    (row) => row.id,
+  );
+  const of: Record<string, number[]> = {
+    epic_id: epics,
+    label_id: labels,
+    group_id: ids,
+    ancestor_id: ids,
+  };
+  // What hangs on an epic by type and ID (reactions, labels, assignees, to-dos, notes), then the rows naming
+  // an epic, a label or a group by column: table and column names from the schema, never from the request.
+  if (epics.length > 0) {
+    await deleteWhatHangsOn(trx, 'Epic', epics);
+    await trx.updateTable('epics').set({ parent_id: null }).where('parent_id', 'in', epics).execute();
+  }
+  for (const column of ['epic_id', 'label_id', 'group_id', 'ancestor_id'] as const) {
+    const values = of[column] ?? [];
+    if (values.length === 0) continue;
+    for (const [table, name] of tables.byColumn) {
+      if (name !== column) continue;
+      await sql`delete from ${sql.table(table)} where ${sql.ref(name)} in (${sql.join(values)})`.execute(trx);
     }
-    for (const column of ['epic_id', 'label_id', 'group_id', 'ancestor_id'] as const) {
-      const values = of[column] ?? [];
-      if (values.length === 0) continue;
-      for (const [table, name] of tables.byColumn) {
-        if (name !== column) continue;
-        await sql`delete from ${sql.table(table)} where ${sql.ref(name)} in (${sql.join(values)})`.execute(
-          trx,
-        );
-      }
-    }
-    for (const [table, typeColumn, idColumn] of tables.polymorphic) {
-      await sql`delete from ${sql.table(table)}
+  }
+  for (const [table, typeColumn, idColumn] of tables.polymorphic) {
+    await sql`delete from ${sql.table(table)}
         where ${sql.ref(typeColumn)} = 'Group' and ${sql.ref(idColumn)} in (${sql.join(ids)})`.execute(trx);
-    }
-    for (const id of ids) await trx.deleteFrom('groups').where('id', '=', id).execute();
-  });
+  }
+  for (const id of ids) await trx.deleteFrom('groups').where('id', '=', id).execute();
+}
+
+/* A user's personal namespace (the group of kind `user` whose path is the username) ------------------ */
+
+/**
+ * The personal namespace follows its user's username and name (GitLab renames it with the user; in the
+ * caller's transaction); the repositories are stored by project ID, so nothing else moves.
+ */
+export async function renamePersonalNamespace(
+  trx: Transaction<Database>,
+  oldUsername: string,
+  username: string,
+  name: string,
+): Promise<void> {
+  await trx
+    .updateTable('groups')
+    .set({ path: username, full_path: username, name })
+    .where('kind', '=', 'user')
+    .where('parent_id', 'is', null)
+    .where('path', '=', oldUsername)
+    .execute();
+}
+
+/**
+ * Deletes a deleted user's personal namespace with what hangs on it (in the deletion's transaction), unless
+ * a project is still in it.
+ */
+export async function deletePersonalNamespace(trx: Transaction<Database>, username: string): Promise<void> {
+  const namespace = await trx
+    .selectFrom('groups')
+    .select('id')
+    .where('kind', '=', 'user')
+    .where('parent_id', 'is', null)
+    .where('path', '=', username)
+    .executeTakeFirst();
+  if (!namespace) return;
+  const project = await trx
+    .selectFrom('projects')
+    .select('id')
+    .where('namespace_id', '=', namespace.id)
+    .limit(1)
+    .executeTakeFirst();
+  if (!project) await deleteGroupRowsIn(trx, [namespace.id]);
 }

@@ -173,11 +173,19 @@ async function readPushDiff(context: ServerContext, range: PushDiffRange): Promi
 /** Writes one e-mail to the outbox: under a temporary name first, so a reader never sees half a message. */
 async function writeToOutbox(context: ServerContext, file: string): Promise<void> {
   const directory = outboxDirectory(context);
-  await mkdir(directory, { recursive: true });
   const stamp = new Date().toISOString().replace(/[-:.]/g, '');
   const name = `${stamp}-${randomUUID()}.eml`;
-  await writeFile(join(directory, `.${name}.tmp`), file, 'utf8');
-  await rename(join(directory, `.${name}.tmp`), join(directory, name));
+  const temporary = join(directory, `.${name}.tmp`);
+  try {
+    await writeFile(temporary, file, 'utf8');
+  } catch (error) {
+    // The outbox is made when its first message comes (or after someone removed it): not looked for
+    // before every message.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(directory, { recursive: true });
+    await writeFile(temporary, file, 'utf8');
+  }
+  await rename(temporary, join(directory, name));
 }
 
 /** Runs one attempt; a failed one queues the next after its delay, until the attempts run out. */

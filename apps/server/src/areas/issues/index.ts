@@ -10,4 +10,4 @@ export const issuesArea: Area = { name: 'issues', handlers: issuesHandlers, fixt
 export { type IssueStateChange, type IssueStateListener, onIssueStateChange } from './events.js';
 export { type Issue, presentIssuesById } from './present.js';
 export { findReadableIssue } from './service.js';
-export { type IssueRow, nextInternalId } from './store.js';
+export { handOverIssues, type IssueRow, nextInternalId } from './store.js';

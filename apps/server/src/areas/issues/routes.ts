@@ -11,6 +11,7 @@ import type { ApiRequest, RequestBody, ResponseBody } from '../../core/http/type
 import { iidsQuery, integerQuery, labelsQuery, orderQuery } from '../issuables/index.js';
 import {
   createProjectIssue,
+  deleteProjectIssue,
   getProjectIssue,
   type IssueListFilters,
   listProjectIssues,
@@ -73,6 +74,16 @@ export function issuesHandlers(context: ServerContext): OperationHandlers {
       originOf(req),
     );
     res.status(201).json(issue);
+  };
+
+  handlers.deleteProjectIssue = async (req, res) => {
+    await deleteProjectIssue(
+      context,
+      callerOf(res),
+      pathParam(req, 'id'),
+      integerPathParam(req, 'issue_iid'),
+    );
+    res.status(204).end();
   };
 
   handlers.getProjectIssue = async (req, res) => {

@@ -33,6 +33,7 @@ import { issueStateChanged } from './events.js';
 import { type Issue, presentIssues } from './present.js';
 import {
   type ConfidentialScope,
+  deleteIssueRows,
   findIssue,
   type IssueChanges,
   type IssueFilters,
@@ -334,4 +335,32 @@ export async function updateProjectIssue(
     return issue;
   });
   return presentOne(context, caller, access, updated, origin);
+}
+
+/* Deletion --------------------------------------------------------------------------------------- */
+
+/**
+ * Deletes an issue with what hangs on it (GitLab's DELETE, Issuable::DestroyService). Only the project's
+ * owners and administrators may (`destroy_issue`): 404 for a project the caller cannot see or an unknown
+ * issue, 403 for every other caller, a confidential issue they cannot read included (GitLab authorizes on the
+ * issue it found), and in a project whose issues are disabled or which is archived.
+ */
+export async function deleteProjectIssue(
+  context: ServerContext,
+  caller: Caller,
+  idOrPath: string,
+  iid: number,
+): Promise<void> {
+  requireUser(caller);
+  requireScope(caller, 'api');
+  const access = await resolveProject(context.db, caller, idOrPath);
+  const row = Number.isSafeInteger(iid) ? await findIssue(context.db, access.project.id, iid) : undefined;
+  if (!row) throw issueNotFound();
+  if (
+    access.accessLevel < AccessLevel.OWNER ||
+    !issuesEnabled(access.project) ||
+    access.project.archived === 1
+  )
+    throw forbidden();
+  await context.db.transaction().execute((trx) => deleteIssueRows(trx, [row.id]));
 }

@@ -1,11 +1,24 @@
 // The issues area's queries. An issue's labels and assignees are rows of issuable_labels and issuable_users
 // (issuables.ts); its iid comes from the project's counter in internal_ids, taken in the creating transaction.
 
-import { type Expression, type Insertable, type Selectable, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type Insertable,
+  type Selectable,
+  type SqlBool,
+  sql,
+  type Transaction,
+} from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { IssuesTable } from '../../core/store/tables.js';
-import { type LabelFilter, labelCondition, searchCondition, userCondition } from '../issuables/index.js';
+import type { Database, IssuesTable } from '../../core/store/tables.js';
+import {
+  deleteWhatHangsOn,
+  type LabelFilter,
+  labelCondition,
+  searchCondition,
+  userCondition,
+} from '../issuables/index.js';
 
 export type IssueRow = Selectable<IssuesTable>;
 
@@ -197,4 +210,38 @@ export async function setIssueCounter(db: Db, projectId: number, lastValue: numb
     .insertInto('internal_ids')
     .values({ project_id: projectId, usage: 'issues', last_value: lastValue })
     .execute();
+}
+
+/** Deletes issues with what hangs on them (notes, reactions, labels, assignees, to-dos), in `trx`. */
+export async function deleteIssueRows(trx: Transaction<Database>, ids: readonly number[]): Promise<void> {
+  await deleteWhatHangsOn(trx, 'Issue', ids);
+  for (let start = 0; start < ids.length; start += 500)
+    await trx
+      .deleteFrom('issues')
+      .where('id', 'in', ids.slice(start, start + 500))
+      .execute();
+}
+
+/**
+ * What a user's deletion does to issues (in the deletion's transaction), as GitLab: the issues the user wrote
+ * move to the ghost user (MigrateRecordsToGhostUserService#migrate_issues), or with `hardDelete` go with
+ * what hangs on them (User `has_many :issues, dependent: :destroy`); who closed an issue is forgotten in both
+ * cases (`issues.closed_by_id` references users ON DELETE SET NULL, and the service does not migrate it).
+ */
+export async function handOverIssues(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  await trx.updateTable('issues').set({ closed_by_id: null }).where('closed_by_id', '=', userId).execute();
+  if (!hardDelete) {
+    await trx.updateTable('issues').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+    return;
+  }
+  const authored = await trx.selectFrom('issues').select('id').where('author_id', '=', userId).execute();
+  await deleteIssueRows(
+    trx,
+    authored.map((row) => row.id),
+  );
 }

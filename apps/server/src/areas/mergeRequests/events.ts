@@ -4,6 +4,7 @@
 // - after the write committed (`onMergeRequestEvent`): the project hooks queue their deliveries, which must
 //   see the committed merge request.
 import type { ServerContext } from '../../core/context.js';
+import type { RefChange } from '../../core/git/repositoryEvents.js';
 import type { Db } from '../../core/store/database.js';
 import type { MergeRequestRow } from './store.js';
 
@@ -24,6 +25,11 @@ export interface MergeRequestChange {
   autoMerge?: AutoMergeChange;
   /** The commits a push brought to its source branch (GitLab's RefreshService#notify_about_push). */
   pushed?: PushedCommits;
+  /**
+   * The ref change of the push that made this change (a refresh): its consumers share what they read of it
+   * (its project, its user, its commits) with the push's own event.
+   */
+  push?: RefChange;
 }
 
 /**

@@ -32,4 +32,4 @@ export {
 } from './events.js';
 export { type MergeRequest, presentMergeRequestsById } from './present.js';
 export { findReadableMergeRequest } from './service.js';
-export type { MergeRequestRow } from './store.js';
+export { handOverMergeRequests, type MergeRequestRow } from './store.js';

@@ -46,8 +46,7 @@ export async function releaseStaleLock(
       merge_status: 'unchecked',
       updated_at: row.updated_at,
     });
-    // Released meanwhile (the sweep, another read): the merge request as that left it.
-    return reopened ?? (await mergeRequestsById(context.db, [row.id]))[0] ?? row;
+    return reopened ?? (await asLeftMeanwhile(context, row));
   }
   const at = nowIso();
   const written = await writeMergeRequestState(
@@ -68,8 +67,12 @@ export async function releaseStaleLock(
     },
     { action: 'merge', userId: row.merge_user_id ?? row.author_id },
   );
-  // Released meanwhile (the sweep, another read): the merge request as that left it.
-  return written ?? (await mergeRequestsById(context.db, [row.id]))[0] ?? row;
+  return written ?? (await asLeftMeanwhile(context, row));
+}
+
+/** A lock released meanwhile (by the sweep, by another read): the merge request as that release left it. */
+async function asLeftMeanwhile(context: ServerContext, row: MergeRequestRow): Promise<MergeRequestRow> {
+  return (await mergeRequestsById(context.db, [row.id]))[0] ?? row;
 }
 
 const LOCK_SWEEP_JOB = 'mergeRequests.releaseStaleLocks';

@@ -71,9 +71,13 @@ export async function presentMergeRequests(
     const rowAssignees = presentAll(assignees.get(row.id));
     const draft = isDraftTitle(row.title);
     const mergedBy = row.state === 'merged' ? userOrNull(row.merged_by_id) : null;
-    // Who merged it, or who set it to merge when the pipeline succeeds (GitLab's merge_user).
+    // Who merged it, or who set it to merge when the pipeline succeeds (GitLab's merge_user:
+    // `metrics.merged_by || merge_user`; a merger's deletion forgets merged_by, merge_user goes to the ghost).
     const mergeUser =
-      mergedBy ?? (row.merge_when_pipeline_succeeds === 1 ? userOrNull(row.merge_user_id) : null);
+      mergedBy ??
+      (row.state === 'merged' || row.merge_when_pipeline_succeeds === 1
+        ? userOrNull(row.merge_user_id)
+        : null);
     return {
       id: row.id,
       iid: row.iid,

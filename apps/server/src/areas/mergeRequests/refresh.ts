@@ -65,7 +65,7 @@ async function writeChange(
   changes: MergeRequestChanges,
   action: MergeRequestAction,
   userId: number,
-  notes: { autoMerge?: AutoMergeChange; pushed?: PushedCommits } = {},
+  notes: { autoMerge?: AutoMergeChange; pushed?: PushedCommits; push?: RefChange } = {},
 ): Promise<void> {
   await writeMergeRequestState(context, project, row, 'opened', changes, { action, userId, ...notes });
 }
@@ -143,6 +143,7 @@ async function refreshTargets(
       },
       'merge',
       change.userId,
+      { push: change },
     );
   }
 }
@@ -225,6 +226,7 @@ async function refreshSources(
     await writeChange(context, project, row, changes, 'update', change.userId, {
       autoMerge: aborts ? { action: 'aborted', reason: 'source branch was updated' } : undefined,
       pushed: await pushedCommits(context, project, row, change),
+      push: change,
     });
   }
 }

@@ -7,6 +7,7 @@
 // writes through service.ts, which releases locks through locks.ts: that would be an import cycle.
 import type { ProjectRow } from '../../core/access/access.js';
 import type { ServerContext } from '../../core/context.js';
+import type { RefChange } from '../../core/git/repositoryEvents.js';
 import {
   type AutoMergeChange,
   type MergeRequestAction,
@@ -24,6 +25,8 @@ export interface StateWrite {
   /** What the write listeners note beside the state: the automatic merge, the commits a push brought. */
   autoMerge?: AutoMergeChange;
   pushed?: PushedCommits;
+  /** The push that made the change (a refresh), for the event listeners (MergeRequestChange.push). */
+  push?: RefChange;
   /** Work after the commit and before the event listeners hear of it (a merge's push and branch removal). */
   afterCommit?: (written: MergeRequestRow) => Promise<void>;
 }
@@ -73,6 +76,7 @@ export async function writeMergeRequestState(
     before: row,
     userId,
     at: written.updated_at,
+    push: write.push,
   });
   return written;
 }

@@ -6,11 +6,12 @@ import {
   type Selectable,
   type SqlBool,
   sql,
+  type Transaction,
   type Updateable,
 } from 'kysely';
 import { type Db, nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { MergeRequestsTable } from '../../core/store/tables.js';
+import type { Database, MergeRequestsTable } from '../../core/store/tables.js';
 import { deleteWhatHangsOn, type LabelFilter, labelCondition, searchCondition } from '../issuables/index.js';
 
 export type MergeRequestRow = Selectable<MergeRequestsTable>;
@@ -298,6 +299,48 @@ export async function deleteMergeRequestRow(trx: Db, id: number): Promise<boolea
   await deleteWhatHangsOn(trx, 'MergeRequest', [id]);
   const result = await trx.deleteFrom('merge_requests').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * What a user's deletion does to merge requests (in the deletion's transaction), as GitLab: the ones the user
+ * wrote move to the ghost user with the merge user the user was (MigrateRecordsToGhostUserService
+ * #migrate_merge_requests: `author_id`, `merge_user_id`), or with `hardDelete` go with what hangs on them
+ * (User `has_many :merge_requests, dependent: :destroy`) and the merge user is forgotten (its foreign key
+ * nullifies). Who merged or closed one is forgotten in both cases: GitLab keeps them in merge_request_metrics
+ * (`merged_by_id`, `latest_closed_by_id`), whose foreign keys to users are ON DELETE SET NULL and which the
+ * service does not migrate.
+ */
+export async function handOverMergeRequests(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  for (const column of ['merged_by_id', 'closed_by_id'] as const)
+    await trx
+      .updateTable('merge_requests')
+      .set({ [column]: null })
+      .where(column, '=', userId)
+      .execute();
+  await trx
+    .updateTable('merge_requests')
+    .set({ merge_user_id: hardDelete ? null : ghostId })
+    .where('merge_user_id', '=', userId)
+    .execute();
+  if (!hardDelete) {
+    await trx
+      .updateTable('merge_requests')
+      .set({ author_id: ghostId })
+      .where('author_id', '=', userId)
+      .execute();
+    return;
+  }
+  const authored = await trx
+    .selectFrom('merge_requests')
+    .select('id')
+    .where('author_id', '=', userId)
+    .execute();
+  for (const { id } of authored) await deleteMergeRequestRow(trx, id);
 }
 
 /* Fixtures ---------------------------------------------------------------------------------------- */

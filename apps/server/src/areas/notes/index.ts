@@ -14,3 +14,5 @@ export const notesArea: Area = {
   // project hooks register theirs.
   registerJobs: (context) => registerSystemNotes(context),
 };
+// A user's deletion hands the user's notes and award emoji over (users area, in its transaction).
+export { handOverNotes } from './store.js';

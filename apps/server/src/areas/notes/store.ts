@@ -1,8 +1,9 @@
 // The notes area's queries: notes of one object, their authors, and award emoji.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { NotesTable } from '../../core/store/tables.js';
+import type { Database, NotesTable } from '../../core/store/tables.js';
+import { deleteTodosAboutNotes } from '../todos/index.js';
 
 export type NoteRow = Selectable<NotesTable>;
 export type NewNote = Insertable<NotesTable>;
@@ -172,4 +173,41 @@ export function activeUsersAmong(db: Db, ids: readonly number[]) {
     .where('id', 'in', [...ids])
     .where('state', '=', 'active')
     .execute();
+}
+
+/**
+ * What a user's deletion does to the user's notes and award emoji (in the deletion's transaction), as GitLab:
+ * they move to the ghost user (MigrateRecordsToGhostUserService#migrate_notes, #migrate_award_emoji), an
+ * emoji the ghost user already gave to the same object dropped (one emoji of a name per user and object);
+ * with `hardDelete` they go, and the to-dos about those notes with them (User `has_many :notes,
+ * :award_emoji, dependent: :destroy`).
+ */
+export async function handOverNotes(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  if (hardDelete) {
+    await deleteTodosAboutNotes(trx, trx.selectFrom('notes').select('id').where('author_id', '=', userId));
+    await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
+    await trx.deleteFrom('award_emoji').where('user_id', '=', userId).execute();
+    return;
+  }
+  await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+  await trx
+    .deleteFrom('award_emoji as mine')
+    .where('mine.user_id', '=', userId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('award_emoji as ghost')
+          .select('ghost.id')
+          .where('ghost.user_id', '=', ghostId)
+          .whereRef('ghost.awardable_type', '=', 'mine.awardable_type')
+          .whereRef('ghost.awardable_id', '=', 'mine.awardable_id')
+          .whereRef('ghost.name', '=', 'mine.name'),
+      ),
+    )
+    .execute();
+  await trx.updateTable('award_emoji').set({ user_id: ghostId }).where('user_id', '=', userId).execute();
 }

@@ -1,4 +1,5 @@
-// Routes of the personal access tokens area: POST /users/:user_id/personal_access_tokens,
+// Routes of the personal access tokens area: POST /users/:user_id/personal_access_tokens and
+// /user/personal_access_tokens,
 // GET /personal_access_tokens, GET and DELETE /personal_access_tokens/:id and /personal_access_tokens/self.
 import type { ServerContext } from '../../core/context.js';
 import { callerOf } from '../../core/http/auth.js';
@@ -7,7 +8,9 @@ import { readPage, setPaginationHeaders } from '../../core/http/pagination.js';
 import { pathParam } from '../../core/http/request.js';
 import type { ApiRequest, ResponseBody } from '../../core/http/types.js';
 import {
+  type CreateOwnTokenBody,
   type CreateTokenBody,
+  createOwnToken,
   createToken,
   getCurrentToken,
   getToken,
@@ -35,6 +38,15 @@ export function personalAccessTokensHandlers(context: ServerContext): OperationH
       callerOf(res),
       idOf(req, 'user_id'),
       req.body as CreateTokenBody,
+    );
+    res.status(201).json(body);
+  };
+
+  handlers.createCurrentUserPersonalAccessToken = async (req, res) => {
+    const body: ResponseBody<'createCurrentUserPersonalAccessToken', 201> = await createOwnToken(
+      context,
+      callerOf(res),
+      req.body as CreateOwnTokenBody,
     );
     res.status(201).json(body);
   };

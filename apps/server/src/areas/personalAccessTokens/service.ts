@@ -2,6 +2,8 @@
 // - POST /users/:user_id/personal_access_tokens: administrators only (403 others; `api` scope), for an
 //   existing user (404); the token string is answered once, and only its SHA-256 is kept. Without
 //   `expires_at` a token lives 365 days (GitLab's default lifetime).
+// - POST /user/personal_access_tokens: any signed-in caller (`api` scope) makes a token of its own, with
+//   only the `k8s_proxy` scope (GitLab 16.5+, the spec refuses others), expiring tomorrow by default.
 // - GET /personal_access_tokens: needs a token (401); administrators list everybody's (or `user_id`'s, 404 for
 //   an unknown user), others their own (401 for another's `user_id`, GitLab's `restrict_non_admins!`).
 // - GET /personal_access_tokens/:id: the token's user or an administrator; others 401, and only
@@ -20,6 +22,7 @@ import { presentToken, presentTokenWithLastUsedIps } from './present.js';
 import { findToken, insertToken, pageOfTokens, revokeToken, type TokenFilter, userExists } from './store.js';
 
 export type CreateTokenBody = RequestBody<'createUserPersonalAccessToken'>;
+export type CreateOwnTokenBody = RequestBody<'createCurrentUserPersonalAccessToken'>;
 export type ListTokensQuery = QueryParams<'listPersonalAccessTokens'>;
 type TokenWithToken = ResponseBody<'createUserPersonalAccessToken', 201>;
 type TokenDetails = Schemas['PersonalAccessTokenWithLastUsedIps'];
@@ -34,7 +37,7 @@ const TOKEN_PREFIX = 'collabpat-';
 const notPermitted = (): ApiError => new ApiError(400, { message: '400 Bad request' });
 
 /** The scopes as a list without repeats: a JSON array, repeated form fields, or one comma-separated string. */
-function scopesOf(scopes: CreateTokenBody['scopes']): TokenScope[] {
+function scopesOf(scopes: CreateTokenBody['scopes'] | CreateOwnTokenBody['scopes']): TokenScope[] {
   const list = typeof scopes === 'string' ? scopes.split(',').map((scope) => scope.trim()) : scopes;
   return [...new Set(list)] as TokenScope[];
 }
@@ -62,6 +65,27 @@ export async function createToken(
   requireScope(caller, 'api');
   if (!admin.isAdmin) throw forbidden();
   if (!(await userExists(context.db, userId))) throw notFound('User');
+  return issueToken(context, userId, body, daysFromToday(DEFAULT_LIFETIME_DAYS));
+}
+
+/** A token of the caller's own (GitLab's POST /user/personal_access_tokens): `k8s_proxy` only, one day by default. */
+export async function createOwnToken(
+  context: ServerContext,
+  caller: Caller,
+  body: CreateOwnTokenBody,
+): Promise<TokenWithToken> {
+  const user = requireUser(caller);
+  requireScope(caller, 'api');
+  return issueToken(context, user.id, body, daysFromToday(1));
+}
+
+/** Makes the token and answers it with its token string, the only time the string is given. */
+async function issueToken(
+  context: ServerContext,
+  userId: number,
+  body: CreateTokenBody | CreateOwnTokenBody,
+  defaultExpiry: string,
+): Promise<TokenWithToken> {
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const id = await insertToken(context.db, {
     user_id: userId,
@@ -69,7 +93,7 @@ export async function createToken(
     description: body.description ?? null,
     token_sha256: hashToken(token),
     scopes: JSON.stringify(scopesOf(body.scopes)),
-    expires_at: body.expires_at ?? daysFromToday(DEFAULT_LIFETIME_DAYS),
+    expires_at: body.expires_at ?? defaultExpiry,
     revoked: 0,
     created_at: nowIso(),
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   advancePipeline,
   cancelPipeline,
+  dropPipeline,
   type JobState,
   type PipelineState,
   pipelineCoverage,
@@ -182,6 +183,37 @@ describe('cancelPipeline', () => {
     for (const status of ['success', 'failed', 'canceled', 'skipped', 'manual', 'created'] as const) {
       expect(cancelPipeline({ status, startedAt: null, finishedAt: null }, [job(1, 0)], at(0))).toBeNull();
     }
+  });
+});
+
+describe('dropPipeline', () => {
+  it('fails every job still alive (created or running, a later stage included) and the pipeline', () => {
+    const running = advancePipeline(
+      pending,
+      [
+        job(1, 0, { durationSeconds: 1 }),
+        job(2, 0, { durationSeconds: 10 }),
+        job(3, 1),
+        job(4, 1, { outcome: 'manual' }),
+      ],
+      at(0),
+      SCALE,
+    );
+    const later = advancePipeline(running.pipeline, running.jobs, at(2), SCALE);
+    const step = dropPipeline(later.pipeline, later.jobs, at(3));
+    expect(step?.pipeline).toEqual({ status: 'failed', startedAt: iso(0), finishedAt: iso(3) });
+    expect(step?.jobs.map((j) => [j.status, j.finishedAt])).toEqual([
+      ['success', iso(1)],
+      ['failed', iso(3)],
+      ['failed', null],
+      ['failed', null],
+    ]);
+    expect(step?.wakeInMs).toBeNull();
+  });
+
+  it('leaves a pipeline that is not active alone (null)', () => {
+    for (const status of ['success', 'failed', 'canceled', 'skipped', 'manual', 'created'] as const)
+      expect(dropPipeline({ status, startedAt: null, finishedAt: null }, [job(1, 0)], at(0))).toBeNull();
   });
 });
 

@@ -168,6 +168,30 @@ export function cancelPipeline(pipeline: PipelineState, jobs: readonly JobState[
 }
 
 /**
+ * Drops an active pipeline (GitLab's Ci::DropPipelineService, when its user is blocked): every job still alive
+ * (created or running) fails, and so does the pipeline. Null when it is not active.
+ */
+export function dropPipeline(pipeline: PipelineState, jobs: readonly JobState[], now: Date): Step | null {
+  if (!ACTIVE_PIPELINE_STATUSES.includes(pipeline.status)) return null;
+  const nowIso = now.toISOString();
+  const next = jobs.map((job) => ({ ...job }));
+  const changed: number[] = [];
+  for (const job of next) {
+    if (job.status !== 'created' && job.status !== 'running') continue;
+    if (job.status === 'running') job.finishedAt = nowIso;
+    job.status = 'failed';
+    changed.push(job.id);
+  }
+  return {
+    pipeline: { ...pipeline, status: 'failed', finishedAt: nowIso },
+    jobs: next,
+    changedJobIds: changed,
+    pipelineChanged: true,
+    wakeInMs: null,
+  };
+}
+
+/**
  * Retries a finished pipeline: its failed and canceled jobs, and the jobs skipped after them, run again and
  * the pipeline is pending. Null when the pipeline has not finished or has no job to retry.
  */

@@ -87,6 +87,13 @@ function queuedDuration(createdAt: string, startedAt: string | null): number | n
   return seconds === 0 || Number.isNaN(seconds) ? null : seconds;
 }
 
+/** Who triggered the pipeline; null once a hard deletion of that user nullified it. */
+function triggeringUser(record: PipelineRecord, origin: string): Pipeline['user'] {
+  const { user_id: id, username, name, state } = record;
+  if (id === null || username === null || name === null || state === null) return null;
+  return { id, username, name, state, avatar_url: record.avatar_url, web_url: `${origin}/${username}` };
+}
+
 /** A pipeline as GitLab's Ci::Pipeline entity shows it (its single read, and a merge request's head pipeline). */
 export function presentPipeline(record: PipelineRecord, access: ProjectAccess, origin: string): Pipeline {
   const status = record.status as Pipeline['status'];
@@ -101,14 +108,7 @@ export function presentPipeline(record: PipelineRecord, access: ProjectAccess, o
     before_sha: record.before_sha,
     tag: record.tag === 1,
     yaml_errors: record.yaml_errors,
-    user: {
-      id: record.user_id,
-      username: record.username,
-      name: record.name,
-      state: record.state,
-      avatar_url: record.avatar_url,
-      web_url: `${origin}/${record.username}`,
-    },
+    user: triggeringUser(record, origin),
     created_at: record.created_at,
     updated_at: record.updated_at,
     started_at: record.started_at,

@@ -11,6 +11,7 @@ import type {
   PipelineVariablesTable,
 } from '../../core/store/tables.js';
 import {
+  ACTIVE_PIPELINE_STATUSES,
   FINISHED_PIPELINE_STATUSES,
   type JobState,
   type JobStatus,
@@ -64,10 +65,11 @@ export type PipelineRecord = {
   committed_at: string | null;
   duration: number | null;
   coverage: string | null;
-  user_id: number;
-  username: string;
-  name: string;
-  state: string;
+  /** The triggering user, null once a hard deletion of that user nullified it (then so are the others). */
+  user_id: number | null;
+  username: string | null;
+  name: string | null;
+  state: string | null;
   avatar_url: string | null;
 };
 
@@ -79,7 +81,7 @@ export function findPipelineRecord(
 ): Promise<PipelineRecord | undefined> {
   return db
     .selectFrom('pipelines as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .leftJoin('users as u', 'u.id', 'p.user_id')
     .select(pipelineColumns)
     .where('p.id', '=', pipelineId)
     .where('p.project_id', '=', projectId)
@@ -98,7 +100,7 @@ export function findHeadPipelineRecord(
 ): Promise<PipelineRecord | undefined> {
   return db
     .selectFrom('pipelines as p')
-    .innerJoin('users as u', 'u.id', 'p.user_id')
+    .leftJoin('users as u', 'u.id', 'p.user_id')
     .select(pipelineColumns)
     .where('p.project_id', '=', projectId)
     .where('p.ref', '=', branch)
@@ -340,4 +342,34 @@ export async function saveStep(db: Executor, pipelineId: number, step: Step, now
     })
     .where('id', '=', pipelineId)
     .execute();
+}
+
+/**
+ * What a user's deletion does to the pipelines the user triggered (in the deletion's transaction): they move
+ * to the ghost user, or with `hardDelete` keep no user (GitLab: `has_many :pipelines, dependent: :nullify`,
+ * which runs when MigrateRecordsToGhostUserService skips the migration on a hard deletion).
+ */
+export async function handOverPipelines(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  await trx
+    .updateTable('pipelines')
+    .set({ user_id: hardDelete ? null : ghostId })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** The active (pending or running) pipelines a user triggered. */
+export async function activePipelineIdsOfUser(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('pipelines')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', 'in', [...ACTIVE_PIPELINE_STATUSES])
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

@@ -17,6 +17,7 @@ import { ZERO_SHA } from '../../core/git/repositoryEvents.js';
 import { type Fixtures, readFixturesFile } from '../../core/store/fixturesFile.js';
 import { attemptDelivery, type DeliveryOptions, queueDeliveries, registerDeliveryJob } from './delivery.js';
 import { registerHookEvents } from './events.js';
+import { presentHook } from './present.js';
 import { hooksWithAnyFlag } from './store.js';
 
 interface Received {
@@ -172,6 +173,67 @@ describe('delivery attempts', () => {
         last_error: expect.stringMatching(/ECONNREFUSED/),
       },
     ]);
+  });
+});
+
+describe('a hook that keeps failing', () => {
+  it('is backed off after its fourth failure: events queue nothing for it, its retries end unsent', async () => {
+    receiver = await startReceiver(() => 503);
+    await open([{ url: receiver.url, push_events: true }]);
+    const hooks = await hooksWithAnyFlag(context.db, PROJECT_ID, ['push_events']);
+    // Four events, each failing its first attempt (run here, the queue stopped, so that the retries wait):
+    // the fourth failure backs the hook off.
+    await context.jobs.stop();
+    for (let i = 0; i < 4; i++) {
+      await queueDeliveries(context, hooks, 'Push Hook', {});
+      const pending = (await deliveries()).at(-1);
+      await attemptDelivery(context, pending?.id ?? 0, OPTIONS);
+    }
+    expect(receiver.received).toHaveLength(4);
+    const hook = await context.db
+      .selectFrom('project_hooks')
+      .selectAll()
+      .where('project_id', '=', PROJECT_ID)
+      .executeTakeFirstOrThrow();
+    expect(hook.recent_failures).toBe(4);
+    expect(Date.parse(hook.disabled_until ?? '')).toBeGreaterThan(Date.now() + 50_000);
+    // The API shows it as GitLab does.
+    expect(presentHook(hook)).toMatchObject({
+      alert_status: 'temporarily_disabled',
+      disabled_until: hook.disabled_until,
+    });
+    // An event while it is backed off goes through the events' own path: nothing is queued for it.
+    await context.repositoryEvents.changed(context.db, PROJECT_ID, [
+      { ref: 'refs/heads/main', before: 'a'.repeat(40), after: 'b'.repeat(40), userId: 2, commits: [] },
+    ]);
+    expect(await deliveries()).toHaveLength(4);
+    await context.jobs.start();
+    await settled();
+    // The three others' retries (and the queued first attempts) came while it was backed off: they end
+    // failed, unsent; the fourth had no retry.
+    expect(receiver.received).toHaveLength(4);
+    expect((await deliveries()).map((d) => [d.state, d.attempts, d.last_error])).toEqual([
+      ['failed', 1, 'Hook disabled'],
+      ['failed', 1, 'Hook disabled'],
+      ['failed', 1, 'Hook disabled'],
+      ['failed', 1, 'HTTP 503'],
+    ]);
+  });
+
+  it('is reset by a success', async () => {
+    receiver = await startReceiver((index) => (index < 3 ? 500 : 200));
+    await open([{ url: receiver.url, push_events: true }]);
+    const hooks = await hooksWithAnyFlag(context.db, PROJECT_ID, ['push_events']);
+    await queueDeliveries(context, hooks, 'Push Hook', {});
+    await settled();
+    expect((await deliveries())[0]).toMatchObject({ state: 'delivered', attempts: 4 });
+    expect(
+      await context.db
+        .selectFrom('project_hooks')
+        .select(['recent_failures', 'disabled_until'])
+        .where('project_id', '=', PROJECT_ID)
+        .execute(),
+    ).toEqual([{ recent_failures: 0, disabled_until: null }]);
   });
 });
 

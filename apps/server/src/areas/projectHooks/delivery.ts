@@ -1,14 +1,25 @@
 // Sending hook deliveries (GitLab's WebHookService): one queue job per attempt, never on a request's path.
 // An event records one delivery per hook (its body built once) and queues its first attempt; an attempt
 // that fails (a status outside 2xx, a refused connection, no answer within the timeout) queues the next one
-// after a growing delay, until the attempts run out and the delivery is marked failed.
+// after a growing delay, until the attempts run out and the delivery is marked failed, or until its hook is
+// backed off for failing again and again (backoff.ts).
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ServerContext } from '../../core/context.js';
-import { findDeliveryToSend, type HookRow, insertDelivery, recordAttempt } from './store.js';
+import { afterAttempt, hookExecutable } from './backoff.js';
+import {
+  findDeliveryToSend,
+  findHookFailureState,
+  type HookRow,
+  insertDelivery,
+  recordAttempt,
+  updateHookFailureState,
+} from './store.js';
 
 export const DELIVERY_JOB = 'projectHook.deliver';
+/** The error of a delivery whose hook was backed off when its attempt came (GitLab's words). */
+export const HOOK_DISABLED = 'Hook disabled';
 
 export interface DeliveryPayload {
   deliveryId: number;
@@ -104,7 +115,11 @@ export function postJson(
   });
 }
 
-/** Runs one attempt of a delivery and records it; a failed attempt queues the next one, if any is left. */
+/**
+ * Runs one attempt of a delivery and records it, with its hook's failure state (backoff.ts); a failed attempt
+ * queues the next one, if any is left and the hook is not backed off. A delivery whose hook is backed off
+ * ends failed without being sent.
+ */
 export async function attemptDelivery(
   context: ServerContext,
   deliveryId: number,
@@ -113,6 +128,15 @@ export async function attemptDelivery(
   const delivery = await findDeliveryToSend(context.db, deliveryId);
   // Gone with its hook or project, or already settled (this attempt runs again after a restart).
   if (delivery?.state !== 'pending') return;
+  if (!hookExecutable(delivery, Date.now())) {
+    await recordAttempt(context.db, deliveryId, {
+      state: 'failed',
+      attempts: delivery.attempts,
+      status: null,
+      error: HOOK_DISABLED,
+    });
+    return;
+  }
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': 'Collab-Hook',
@@ -129,19 +153,24 @@ export async function attemptDelivery(
   const attempts = delivery.attempts + 1;
   const delivered = result.status !== null && result.status >= 200 && result.status < 300;
   const error = delivered ? null : (result.error ?? `HTTP ${result.status}`);
-  const retryInMs = delivered ? undefined : options.retryDelaysMs[attempts - 1];
-  const state = delivered ? 'delivered' : retryInMs === undefined ? 'failed' : 'pending';
-  if (retryInMs === undefined) {
-    await recordAttempt(context.db, deliveryId, { state, attempts, status: result.status, error });
-    return;
-  }
-  // The attempt and the next one's job in one commit.
+  // The attempt, the hook's failure state and the next attempt's job in one commit.
   await context.db.transaction().execute(async (trx) => {
+    const now = Date.now();
+    let hook = (await findHookFailureState(trx, delivery.hook_id)) ?? delivery;
+    const next = afterAttempt(hook, delivered, now);
+    if (next) {
+      await updateHookFailureState(trx, delivery.hook_id, next);
+      hook = next;
+    }
+    const retryInMs =
+      delivered || !hookExecutable(hook, now) ? undefined : options.retryDelaysMs[attempts - 1];
+    const state = delivered ? 'delivered' : retryInMs === undefined ? 'failed' : 'pending';
     await recordAttempt(trx, deliveryId, { state, attempts, status: result.status, error });
-    await context.jobs.enqueue(DELIVERY_JOB, { deliveryId } satisfies DeliveryPayload, {
-      delayMs: retryInMs,
-      executor: trx,
-    });
+    if (retryInMs !== undefined)
+      await context.jobs.enqueue(DELIVERY_JOB, { deliveryId } satisfies DeliveryPayload, {
+        delayMs: retryInMs,
+        executor: trx,
+      });
   });
 }
 

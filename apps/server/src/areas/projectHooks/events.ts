@@ -1,7 +1,8 @@
 // What makes hooks fire: a change of the repository's refs (push and tag push events), a change of a
 // pipeline's status (pipeline events) and a merge request's opening, update, closing, reopening or merge
 // (merge request events). Each runs in the request or runner step that made the change: it
-// picks the hooks the event concerns (flags, branch filter), builds the body once and queues the deliveries.
+// picks the hooks the event concerns (flags, branch filter, not backed off), builds the body once and queues
+// the deliveries.
 // Projects without such hooks cost one query.
 import type { ServerContext } from '../../core/context.js';
 import { repositoryOf } from '../../core/git/repositories.js';
@@ -12,6 +13,7 @@ import { labelsOf, usersOf } from '../issuables/index.js';
 import { type MergeRequestChange, onMergeRequestEvent } from '../mergeRequests/index.js';
 import { onPipelineStatusChange } from '../pipelines/index.js';
 import { loadProtectionRules, matchingRules, ruleMatches } from '../protectedBranches/index.js';
+import { hookExecutable } from './backoff.js';
 import { queueDeliveries } from './delivery.js';
 import { buildMergeRequestPayload, MERGE_REQUEST_HOOK } from './mergeRequestPayload.js';
 import { buildPipelinePayload, buildPushPayload, PUSH_COMMIT_LIMIT, pushEventName } from './payloads.js';
@@ -21,10 +23,21 @@ import {
   findHookUser,
   type HookProject,
   type HookRow,
+  type HookUser,
   hooksWithAnyFlag,
 } from './store.js';
 
 const BRANCH_PREFIX = 'refs/heads/';
+
+/** The project's hooks with one of the flags on that are not backed off (backoff.ts): those events go to. */
+async function executableHooks(
+  context: ServerContext,
+  projectId: number,
+  flags: Parameters<typeof hooksWithAnyFlag>[2],
+): Promise<HookRow[]> {
+  const now = Date.now();
+  return (await hooksWithAnyFlag(context.db, projectId, flags)).filter((hook) => hookExecutable(hook, now));
+}
 
 /**
  * Whether a push to `branch` fires a hook with this filter (GitLab's ActiveHookFilter with the wildcard
@@ -76,7 +89,7 @@ async function onRefsChanged(
   refs: readonly RefChange[],
 ): Promise<void> {
   if (refs.length === 0) return;
-  const hooks = await hooksWithAnyFlag(context.db, projectId, ['push_events', 'tag_push_events']);
+  const hooks = await executableHooks(context, projectId, ['push_events', 'tag_push_events']);
   if (hooks.length === 0) return;
   for (const change of refs) {
     const targets = hooksForPush(hooks, change.ref);
@@ -112,16 +125,38 @@ export function pushPayloadFor(
   return payload;
 }
 
+/** What the consumers of one push read of its project and user: read once per ref change, then shared. */
+const pushReads = new WeakMap<
+  RefChange,
+  Promise<[HookProject | undefined, HookUser | undefined]> & { projectId: number }
+>();
+
+/**
+ * The project and user of a push (`change` of project `projectId`), read by its first consumer (its push
+ * event, the merge request events of its refresh) and shared with the others.
+ */
+function readsOfPush(
+  context: ServerContext,
+  projectId: number,
+  change: RefChange,
+): Promise<[HookProject | undefined, HookUser | undefined]> {
+  const known = pushReads.get(change);
+  if (known?.projectId === projectId) return known;
+  const reads = Object.assign(
+    Promise.all([findHookProject(context.db, projectId), findHookUser(context.db, change.userId)]),
+    { projectId },
+  );
+  pushReads.set(change, reads);
+  return reads;
+}
+
 async function buildPushPayloadFor(
   context: ServerContext,
   baseUrl: string,
   projectId: number,
   change: RefChange,
 ): Promise<PushPayload | null> {
-  const [project, user] = await Promise.all([
-    findHookProject(context.db, projectId),
-    findHookUser(context.db, change.userId),
-  ]);
+  const [project, user] = await readsOfPush(context, projectId, change);
   if (!project || !user) return null;
   const { commits, total } = await pushedCommits(context, project, change);
   return buildPushPayload({ baseUrl, project, user, change, commits, totalCommits: total });
@@ -130,7 +165,7 @@ async function buildPushPayloadFor(
 async function onPipelineStatus(context: ServerContext, baseUrl: string, pipelineId: number): Promise<void> {
   const found = await findHookPipeline(context.db, pipelineId);
   if (!found) return;
-  const hooks = await hooksWithAnyFlag(context.db, found.pipeline.project_id, ['pipeline_events']);
+  const hooks = await executableHooks(context, found.pipeline.project_id, ['pipeline_events']);
   if (hooks.length === 0) return;
   const payload = await pipelinePayloadFor(context, baseUrl, pipelineId);
   if (payload) await queueDeliveries(context, hooks, 'Pipeline Hook', payload);
@@ -149,7 +184,8 @@ export async function pipelinePayloadFor(
   if (!found) return null;
   const [project, user] = await Promise.all([
     findHookProject(context.db, found.pipeline.project_id),
-    findHookUser(context.db, found.pipeline.user_id),
+    // A hard deletion of its user leaves a pipeline without one (the payload's `user` is then null).
+    found.pipeline.user_id === null ? undefined : findHookUser(context.db, found.pipeline.user_id),
   ]);
   if (!project) return null;
   const commit = await commitOf(context, project, found.pipeline.sha);
@@ -179,7 +215,7 @@ async function onMergeRequest(
   change: MergeRequestChange,
 ): Promise<void> {
   const row = change.mergeRequest;
-  const hooks = await hooksWithAnyFlag(context.db, row.project_id, ['merge_requests_events']);
+  const hooks = await executableHooks(context, row.project_id, ['merge_requests_events']);
   if (hooks.length === 0) return;
   const payload = await mergeRequestPayloadFor(context, baseUrl, change);
   if (payload) await queueDeliveries(context, hooks, MERGE_REQUEST_HOOK, payload);
@@ -192,14 +228,19 @@ export async function mergeRequestPayloadFor(
   change: MergeRequestChange,
 ): Promise<ReturnType<typeof buildMergeRequestPayload> | null> {
   const row = change.mergeRequest;
-  const [project, user, labels, assignees] = await Promise.all([
-    findHookProject(context.db, row.project_id),
-    findHookUser(context.db, change.userId),
+  // A change a push made (a refresh) shares the push's reads: its project, its user (the pusher) and the
+  // commits it brought, the merge request's new head among them.
+  const push = change.push?.userId === change.userId ? change.push : undefined;
+  const [[project, user], labels, assignees] = await Promise.all([
+    push
+      ? readsOfPush(context, row.project_id, push)
+      : Promise.all([findHookProject(context.db, row.project_id), findHookUser(context.db, change.userId)]),
     labelsOf(context.db, 'MergeRequest', [row.id]),
     usersOf(context.db, 'MergeRequest', 'assignee', [row.id]),
   ]);
   if (!project || !user) return null;
-  const lastCommit = row.sha === null ? null : await commitOf(context, project, row.sha);
+  const pushed = push?.commits?.find((commit) => commit.id === row.sha);
+  const lastCommit = pushed ?? (row.sha === null ? null : await commitOf(context, project, row.sha));
   return buildMergeRequestPayload({
     baseUrl,
     project,

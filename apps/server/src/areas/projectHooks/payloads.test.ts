@@ -54,6 +54,8 @@ function hook(id: number, fields: Partial<HookRow>): HookRow {
     push_events_branch_filter: '',
     enable_ssl_verification: 1,
     created_at: '2026-01-12T09:15:00.000Z',
+    recent_failures: 0,
+    disabled_until: null,
     ...fields,
   };
 }

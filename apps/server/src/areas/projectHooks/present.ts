@@ -1,5 +1,6 @@
 // Hook rows → the spec's ProjectHook body. The token is a secret: it is never part of a response.
 import type { Schemas } from '../../core/http/types.js';
+import { hookAlertStatus } from './backoff.js';
 import type { HookRow } from './store.js';
 
 export type ProjectHook = Schemas['ProjectHook'];
@@ -21,5 +22,7 @@ export function presentHook(row: HookRow): ProjectHook {
     wiki_page_events: row.wiki_page_events === 1,
     enable_ssl_verification: row.enable_ssl_verification === 1,
     created_at: row.created_at,
+    alert_status: hookAlertStatus(row, Date.now()),
+    disabled_until: row.disabled_until,
   };
 }

@@ -10,6 +10,7 @@ import type {
   ProjectHookDeliveriesTable,
   ProjectHooksTable,
 } from '../../core/store/tables.js';
+import type { HookFailureState } from './backoff.js';
 
 export type HookRow = Selectable<ProjectHooksTable>;
 export type DeliveryRow = Selectable<ProjectHookDeliveriesTable>;
@@ -75,14 +76,24 @@ export function findDeliveryToSend(
   db: Db,
   deliveryId: number,
 ): Promise<
-  | (DeliveryRow & Pick<HookRow, 'url' | 'token' | 'enable_ssl_verification'> & { project_id: number })
+  | (DeliveryRow &
+      Pick<HookRow, 'url' | 'token' | 'enable_ssl_verification' | 'recent_failures' | 'disabled_until'> & {
+        project_id: number;
+      })
   | undefined
 > {
   return db
     .selectFrom('project_hook_deliveries as d')
     .innerJoin('project_hooks as h', 'h.id', 'd.hook_id')
     .selectAll('d')
-    .select(['h.url', 'h.token', 'h.enable_ssl_verification', 'h.project_id'])
+    .select([
+      'h.url',
+      'h.token',
+      'h.enable_ssl_verification',
+      'h.project_id',
+      'h.recent_failures',
+      'h.disabled_until',
+    ])
     .where('d.id', '=', deliveryId)
     .executeTakeFirst();
 }
@@ -108,6 +119,19 @@ export async function recordAttempt(
     })
     .where('id', '=', deliveryId)
     .execute();
+}
+
+/** The hook's failure state as it is now (read in the transaction that records an attempt). */
+export function findHookFailureState(db: Db, hookId: number): Promise<HookFailureState | undefined> {
+  return db
+    .selectFrom('project_hooks')
+    .select(['recent_failures', 'disabled_until'])
+    .where('id', '=', hookId)
+    .executeTakeFirst();
+}
+
+export async function updateHookFailureState(db: Db, hookId: number, state: HookFailureState): Promise<void> {
+  await db.updateTable('project_hooks').set(state).where('id', '=', hookId).execute();
 }
 
 /* What payloads are built from ------------------------------------------------------------------- */

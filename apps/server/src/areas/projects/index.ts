@@ -33,6 +33,8 @@ export { projectListRequestOf, respondWithProjectList, sendProjectListPage } fro
 export type { ProjectListPage, ProjectListRequest } from './service.js';
 export { listProjectsOfScope } from './service.js';
 export type { ProjectFilters, ProjectListScope, ProjectOrder } from './store.js';
+// A user's deletion hands the projects the user created over (users area, in its transaction).
+export { handOverCreatedProjects } from './store.js';
 
 export const projectsArea: Area = {
   name: 'projects',

@@ -9,6 +9,7 @@ import {
   type Insertable,
   type SqlBool,
   sql,
+  type Transaction,
   type Updateable,
 } from 'kysely';
 import type { ProjectRow } from '../../core/access/access.js';
@@ -850,4 +851,16 @@ export async function deleteProjectRows(db: Db, projectId: number): Promise<stri
     await trx.deleteFrom('projects').where('id', '=', projectId).execute();
     return archives.flatMap((row) => (row.archive_path ? [row.archive_path] : []));
   });
+}
+
+/**
+ * What a user's deletion does to the projects the user created (in the deletion's transaction): their
+ * `creator_id` names the ghost user, as the user's other kept contributions do.
+ */
+export async function handOverCreatedProjects(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+): Promise<void> {
+  await trx.updateTable('projects').set({ creator_id: ghostId }).where('creator_id', '=', userId).execute();
 }

@@ -176,6 +176,27 @@ export async function deleteSnippetsOfAuthor(trx: Transaction<Database>, authorI
   await deleteSnippets(trx, ids);
 }
 
+/**
+ * What a user's deletion does to the user's snippets (in the deletion's transaction), as GitLab: project
+ * snippets move to the ghost user (MigrateRecordsToGhostUserService#migrate_snippets) unless `hardDelete`;
+ * the others go with what hangs on them (`delete_snippets`).
+ */
+export async function handOverSnippets(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  if (!hardDelete)
+    await trx
+      .updateTable('snippets')
+      .set({ author_id: ghostId })
+      .where('author_id', '=', userId)
+      .where('project_id', 'is not', null)
+      .execute();
+  await deleteSnippetsOfAuthor(trx, userId);
+}
+
 /** Adds a snippet as given, with its files (fixtures); returns its ID. */
 export async function insertFixtureSnippet(
   db: Db,

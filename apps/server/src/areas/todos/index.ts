@@ -28,7 +28,10 @@ export {
 export { type ProjectTarget, userMayReadProjectTarget } from './readers.js';
 export {
   type CreatedTodo,
+  // A user's deletion hands the to-dos over; the notes area deletes the to-dos about notes it deletes.
+  deleteTodosAboutNotes,
   findTodoRecord,
+  handOverTodos,
   hasPendingTodo,
   markTargetTodosDone,
   type NewTodo,

@@ -1,9 +1,9 @@
 // The todos area's queries: a user's to-do items, created by the areas that change their targets.
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db } from '../../core/store/database.js';
 import { nowIso } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
-import type { TodosTable } from '../../core/store/tables.js';
+import type { Database, TodosTable } from '../../core/store/tables.js';
 
 export type TodoRow = Selectable<TodosTable>;
 
@@ -205,6 +205,30 @@ export async function markTargetTodosDone(
     .where('target_id', '=', target.id)
     .where('state', '=', 'pending')
     .execute();
+}
+
+/**
+ * What a user's deletion does to the to-dos the user caused for others (in the deletion's transaction): they
+ * move to the ghost user (MigrateRecordsToGhostUserService#migrate_authored_todos); with `hardDelete` they
+ * go with the user, as GitLab's foreign key on `todos.author_id` cascades (so does ours). The user's own
+ * to-dos go with the user either way (`todos.user_id` cascades).
+ */
+export async function handOverTodos(
+  trx: Transaction<Database>,
+  userId: number,
+  ghostId: number,
+  hardDelete: boolean,
+): Promise<void> {
+  if (hardDelete) return;
+  await trx.updateTable('todos').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
+}
+
+/** Deletes the to-dos about these notes (in the caller's transaction; GitLab's `todos.note_id` cascades). */
+export async function deleteTodosAboutNotes(
+  trx: Transaction<Database>,
+  noteIds: SelectQueryBuilder<Database, 'notes', { id: number }>,
+): Promise<void> {
+  await trx.deleteFrom('todos').where('note_id', 'in', noteIds).execute();
 }
 
 /** Adds a to-do as given (fixtures: any state, the target's times). */

@@ -18,10 +18,15 @@ import { ApiError, conflict, forbidden, notFound } from '../../core/http/errors.
 import type { RequestBody, ResponseBody } from '../../core/http/types.js';
 import { isUniqueViolation, nowIso } from '../../core/store/database.js';
 import type { Database, UsersTable } from '../../core/store/tables.js';
-import { deleteEpicsOfAuthor } from '../epics/index.js';
-import { removeGroupTree } from '../groups/index.js';
-import { purgeProject } from '../projects/index.js';
-import { deleteSnippetsOfAuthor } from '../snippets/index.js';
+import { handOverEpics } from '../epics/index.js';
+import { deletePersonalNamespace, removeGroupTree, renamePersonalNamespace } from '../groups/index.js';
+import { handOverIssues } from '../issues/index.js';
+import { handOverMergeRequests } from '../mergeRequests/index.js';
+import { handOverNotes } from '../notes/index.js';
+import { handOverPipelines } from '../pipelines/index.js';
+import { handOverCreatedProjects, purgeProject } from '../projects/index.js';
+import { handOverSnippets } from '../snippets/index.js';
+import { handOverTodos } from '../todos/index.js';
 import { presentUserWithAdmin } from './present.js';
 import {
   deleteUserRow,
@@ -29,10 +34,8 @@ import {
   findGhostUser,
   findUser,
   insertUser,
-  moveContributions,
   personalProjectCounts,
   personalProjectIds,
-  renamePersonalNamespace,
   soleOwnedGroupIds,
   type UserRow,
   updateUserRow,
@@ -241,9 +244,20 @@ export async function deleteUser(
     const row = await findUser(trx, id);
     if (!row) throw notFound('User');
     const ghostId = await ghostUser(trx);
-    if (hardDelete) await deleteEpicsOfAuthor(trx, row.id);
-    await moveContributions(trx, row.id, ghostId, hardDelete);
-    await deleteSnippetsOfAuthor(trx, row.id);
-    await deleteUserRow(trx, row);
+    // Each area hands over what of the user's it keeps (GitLab's MigrateRecordsToGhostUserService and the
+    // foreign keys that nullify or cascade): to the ghost user, cleared, or with `hardDelete` deleted.
+    for (const handOver of [
+      handOverIssues,
+      handOverMergeRequests,
+      handOverEpics,
+      handOverNotes,
+      handOverTodos,
+      handOverPipelines,
+      handOverSnippets,
+    ])
+      await handOver(trx, row.id, ghostId, hardDelete);
+    await handOverCreatedProjects(trx, row.id, ghostId);
+    await deleteUserRow(trx, row.id);
+    await deletePersonalNamespace(trx, row.username);
   });
 }

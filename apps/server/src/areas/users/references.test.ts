@@ -1,6 +1,7 @@
 // A deletion of a user must not fail on a foreign key: every column that names a user either goes with the
-// user (ON DELETE CASCADE or SET NULL) or is one the deletion moves to the ghost user (KEPT_USER_REFERENCES).
-// A table added later with such a column fails here until the deletion knows it.
+// user (ON DELETE CASCADE or SET NULL) or is one the areas' hand-over functions move to the ghost user, clear
+// or delete (KEPT_USER_REFERENCES). A table added later with such a column fails here until the deletion
+// knows it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

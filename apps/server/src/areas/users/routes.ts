@@ -9,6 +9,7 @@ import { originOf, pathParam } from '../../core/http/request.js';
 import type { ApiRequest, QueryParams, ResponseBody } from '../../core/http/types.js';
 import { type CreateUserBody, createUser, deleteUser, type UpdateUserBody, updateUser } from './accounts.js';
 import { getCurrentUser, getUser, type ListUsersQuery, listUsers } from './service.js';
+import { blockUser, unblockUser } from './states.js';
 
 /**
  * `id` is an integer (the validator has checked it). One beyond the safe integers, or below 1, names
@@ -80,6 +81,16 @@ export function usersHandlers(context: ServerContext): OperationHandlers {
     const query = req.query as QueryParams<'deleteUser'>;
     await deleteUser(context, callerOf(res), userIdOf(req), query.hard_delete === true);
     res.status(204).end();
+  };
+
+  handlers.blockUser = async (req, res) => {
+    const body: ResponseBody<'blockUser', 201> = await blockUser(context, callerOf(res), userIdOf(req));
+    res.status(201).json(body);
+  };
+
+  handlers.unblockUser = async (req, res) => {
+    const body: ResponseBody<'unblockUser', 201> = await unblockUser(context, callerOf(res), userIdOf(req));
+    res.status(201).json(body);
   };
 
   return handlers;

@@ -1,14 +1,14 @@
 // The users area's queries: one page of the user list with its filters and order, one user, and how many
 // personal projects users have (whether they may create another); the writes of POST, PUT and DELETE
 // /users (accounts.ts): free usernames and addresses, the personal namespace that follows a username, the
-// groups a user owns alone, and the ghost user that takes over a deleted user's contributions.
+// groups a user owns alone, the ghost user that takes over a deleted user's contributions (which the areas
+// owning them hand over: accounts.ts), and the account's own row.
 import { type Insertable, type Selectable, sql, type Transaction, type Updateable } from 'kysely';
 import { unexpiredMembership } from '../../core/access/membership.js';
 import type { Db } from '../../core/store/database.js';
 import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
 import { containsIgnoringCase } from '../../core/store/search.js';
 import type { Database, PersonalAccessTokensTable, UsersTable } from '../../core/store/tables.js';
-import { deleteWhatHangsOn } from '../issuables/index.js';
 
 type Reader = Db | Transaction<Database>;
 
@@ -176,25 +176,6 @@ export async function updateUserRow(
 }
 
 /**
- * The personal namespace follows its user's username and name (GitLab renames it with the user); the
- * repositories are stored by project ID, so nothing else moves.
- */
-export async function renamePersonalNamespace(
-  trx: Transaction<Database>,
-  oldUsername: string,
-  username: string,
-  name: string,
-): Promise<void> {
-  await trx
-    .updateTable('groups')
-    .set({ path: username, full_path: username, name })
-    .where('kind', '=', 'user')
-    .where('parent_id', 'is', null)
-    .where('path', '=', oldUsername)
-    .execute();
-}
-
-/**
  * The groups (not personal namespaces) that have this user as their only direct owner (GitLab's
  * `solo_owned_groups`), parents before their subgroups.
  */
@@ -246,8 +227,11 @@ export function findGhostUser(db: Reader): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('user_type', '=', 'ghost').orderBy('id').executeTakeFirst();
 }
 
-/** The columns that name a user as the author or actor of a contribution, which a deletion keeps. */
-const CONTRIBUTIONS = [
+/**
+ * Every column that names a user without the database removing or clearing it with the user: the areas'
+ * hand-over functions (accounts.ts `deleteUser`) move each to the ghost user, clear it or delete its rows.
+ */
+export const KEPT_USER_REFERENCES: readonly (readonly [string, string])[] = [
   ['issues', 'author_id'],
   ['issues', 'closed_by_id'],
   ['merge_requests', 'author_id'],
@@ -257,120 +241,14 @@ const CONTRIBUTIONS = [
   ['epics', 'closed_by_id'],
   ['pipelines', 'user_id'],
   ['projects', 'creator_id'],
-] as const;
-
-/**
- * Every column that names a user without the database removing or clearing it with the user: the
- * contributions, notes, and snippets (project snippets move, the others go: accounts.ts).
- */
-export const KEPT_USER_REFERENCES: readonly (readonly [string, string])[] = [
-  ...CONTRIBUTIONS,
   ['notes', 'author_id'],
   ['snippets', 'author_id'],
 ];
 
 /**
- * Deletes the issues and merge requests the user wrote, with what hangs on them (GitLab's User
- * `has_many :issues, :merge_requests, dependent: :destroy`, which a hard deletion leaves to act).
+ * Deletes the user's row: its tokens, memberships, access requests, stars, to-dos, subscriptions and settings
+ * go with it (their foreign keys cascade).
  */
-async function deleteAuthoredIssuables(trx: Transaction<Database>, userId: number): Promise<void> {
-  const issues = await trx.selectFrom('issues').select('id').where('author_id', '=', userId).execute();
-  await deleteWhatHangsOn(
-    trx,
-    'Issue',
-    issues.map((row) => row.id),
-  );
-  await trx.deleteFrom('issues').where('author_id', '=', userId).execute();
-  const mergeRequests = await trx
-    .selectFrom('merge_requests')
-    .select('id')
-    .where('author_id', '=', userId)
-    .execute();
-  await deleteWhatHangsOn(
-    trx,
-    'MergeRequest',
-    mergeRequests.map((row) => row.id),
-  );
-  await trx.deleteFrom('merge_requests').where('author_id', '=', userId).execute();
-}
-
-/**
- * Moves a user's contributions to the ghost user (GitLab's MigrateRecordsToGhostUserService), project
- * snippets among them; with `hardDelete` the issues and merge requests the user wrote (with everything on
- * them), the user's notes (with the to-dos about them) and award emoji are deleted instead. Award emoji the
- * ghost already gave on the same object are dropped (one emoji of a name per user and object). The
- * snippets left to the user are the caller's to delete.
- */
-export async function moveContributions(
-  trx: Transaction<Database>,
-  userId: number,
-  ghostId: number,
-  hardDelete: boolean,
-): Promise<void> {
-  if (hardDelete) await deleteAuthoredIssuables(trx, userId);
-  for (const [table, column] of CONTRIBUTIONS)
-    await trx
-      .updateTable(table)
-      .set({ [column]: ghostId })
-      .where(column, '=', userId)
-      .execute();
-  if (hardDelete) {
-    const notes = trx.selectFrom('notes').select('id').where('author_id', '=', userId);
-    await trx.deleteFrom('todos').where('note_id', 'in', notes).execute();
-    await trx.deleteFrom('notes').where('author_id', '=', userId).execute();
-    await trx.deleteFrom('award_emoji').where('user_id', '=', userId).execute();
-    return;
-  }
-  await trx.updateTable('notes').set({ author_id: ghostId }).where('author_id', '=', userId).execute();
-  // GitLab's migrate_snippets: project snippets stay, by the ghost user; personal ones go with the user.
-  await trx
-    .updateTable('snippets')
-    .set({ author_id: ghostId })
-    .where('author_id', '=', userId)
-    .where('project_id', 'is not', null)
-    .execute();
-  await trx
-    .deleteFrom('award_emoji as mine')
-    .where('mine.user_id', '=', userId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('award_emoji as ghost')
-          .select('ghost.id')
-          .where('ghost.user_id', '=', ghostId)
-          .whereRef('ghost.awardable_type', '=', 'mine.awardable_type')
-          .whereRef('ghost.awardable_id', '=', 'mine.awardable_id')
-          .whereRef('ghost.name', '=', 'mine.name'),
-      ),
-    )
-    .execute();
-  await trx.updateTable('award_emoji').set({ user_id: ghostId }).where('user_id', '=', userId).execute();
-}
-
-/**
- * Deletes the user's row (its tokens, memberships, access requests, stars, to-dos, subscriptions and
- * settings go with it: their foreign keys cascade) and its personal namespace when no project is left in it.
- */
-export async function deleteUserRow(trx: Transaction<Database>, user: UserRow): Promise<void> {
-  await trx.deleteFrom('users').where('id', '=', user.id).execute();
-  const namespace = await trx
-    .selectFrom('groups')
-    .select('id')
-    .where('kind', '=', 'user')
-    .where('parent_id', 'is', null)
-    .where('path', '=', user.username)
-    .executeTakeFirst();
-  if (!namespace) return;
-  const project = await trx
-    .selectFrom('projects')
-    .select('id')
-    .where('namespace_id', '=', namespace.id)
-    .limit(1)
-    .executeTakeFirst();
-  if (project) return;
-  await trx
-    .deleteFrom('members')
-    .where('source_type', '=', 'Group')
-    .where('source_id', '=', namespace.id)
-    .execute();
-  await trx.deleteFrom('groups').where('id', '=', namespace.id).execute();
+export async function deleteUserRow(trx: Transaction<Database>, userId: number): Promise<void> {
+  await trx.deleteFrom('users').where('id', '=', userId).execute();
 }

@@ -57,13 +57,18 @@ export function toCallerUser(row: Pick<Selectable<UsersTable>, CallerColumns>): 
 interface CachedToken {
   caller: Caller;
   expiresAt: string | null;
+  /** The token's user is blocked: a valid token, refused with 403 (GitLab's api_access_denied_message). */
+  blocked: boolean;
 }
 
 // Every request looks its token up; tokens and users change only with the database (a revocation or a
 // blocked user in this or another server process drops the cache).
 const tokenCache = new CachedUntilDatabaseChange<CachedToken | 'invalid'>(10_000);
 
-/** Finds the caller of a token; an unknown, revoked or expired token, or a blocked user, is a 401. */
+/**
+ * Finds the caller of a token; an unknown, revoked or expired token is a 401, a valid token of a blocked user
+ * a 403 (GitLab's API guard: the user may not `access_api`), and of a user in another state a 401.
+ */
 export async function callerForToken(db: Db, token: string): Promise<Caller> {
   // Keyed by the token itself: hashing it on every request was 1% of a read; the digest is only for the lookup.
   return callerOfLookup(await tokenCache.get(db, token, () => lookUpToken(db, hashToken(token))));
@@ -81,6 +86,7 @@ export function knownCallerForToken(db: Db, token: string): Caller | undefined {
 function callerOfLookup(cached: CachedToken | 'invalid'): Caller {
   if (cached === 'invalid') throw unauthorized();
   if (cached.expiresAt && cached.expiresAt <= todayIso()) throw unauthorized();
+  if (cached.blocked) throw forbidden('403 Forbidden - Your account has been blocked.');
   return cached.caller;
 }
 
@@ -92,10 +98,12 @@ async function lookUpToken(db: Db, digest: string): Promise<CachedToken | 'inval
     .select(['t.id as token_id', 't.scopes', 't.expires_at', 't.revoked'])
     .where('t.token_sha256', '=', digest)
     .executeTakeFirst();
-  if (!row || row.revoked === 1 || row.state !== 'active') return 'invalid';
+  const blocked = row?.state === 'blocked' || row?.state === 'ldap_blocked';
+  if (!row || row.revoked === 1 || (row.state !== 'active' && !blocked)) return 'invalid';
   return {
     caller: { user: toCallerUser(row), scopes: JSON.parse(row.scopes) as string[], tokenId: row.token_id },
     expiresAt: row.expires_at,
+    blocked,
   };
 }
 

@@ -34,6 +34,8 @@ export function encodeObject(type: ObjectType, content: Buffer): EncodedObject {
 
 /** git's default core.looseCompression (best speed); the compression level does not change the SHA. */
 const LOOSE_COMPRESSION = 1;
+/** Objects up to this size are deflated with a window of the same size (2 ** 12 bytes). */
+const SMALL_WINDOW_LIMIT = 4096;
 /** Objects larger than this are deflated and written on the thread pool instead of the main thread. */
 const SYNC_DEFLATE_LIMIT = 64 * 1024;
 
@@ -66,7 +68,7 @@ export async function writeLooseObject(objectsDir: string, object: EncodedObject
   }
   const compressed = await deflate(object.raw, { level: LOOSE_COMPRESSION });
   await mkdir(dir, { recursive: true });
-  const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
+  const temporary = join(dir, temporaryName());
   try {
     await writeFile(temporary, compressed, { mode: 0o444, flag: 'wx' });
     await rename(temporary, file);
@@ -75,6 +77,18 @@ export async function writeLooseObject(objectsDir: string, object: EncodedObject
     throw error;
   }
 }
+
+/**
+ * A temporary object file's name, unique among the processes and instances that share the repositories: a
+ * random prefix drawn once per process and a counter (a random draw per object cost more than the rest of
+ * the name). The file is created exclusively (`wx`), so a clash could only fail a write, never mix two.
+ */
+function temporaryName(): string {
+  temporaryCount += 1;
+  return `tmp_obj_${TEMPORARY_PREFIX}${temporaryCount.toString(36)}`;
+}
+const TEMPORARY_PREFIX = randomBytes(6).toString('hex');
+let temporaryCount = 0;
 
 /** writeLooseObject for a small object, in the same steps. */
 function writeLooseObjectSync(objectsDir: string, object: EncodedObject): void {
@@ -89,8 +103,13 @@ function writeLooseObjectSync(objectsDir: string, object: EncodedObject): void {
     }
     return;
   }
-  const compressed = deflateSync(object.raw, { level: LOOSE_COMPRESSION });
-  const temporary = join(dir, `tmp_obj_${randomBytes(8).toString('hex')}`);
+  const compressed = deflateSync(object.raw, {
+    level: LOOSE_COMPRESSION,
+    // A window no larger than the object compresses it as well, and zlib sets a small one up much faster
+    // (most of a small object's deflate time is the set-up).
+    ...(object.raw.length <= SMALL_WINDOW_LIMIT ? { windowBits: 12, memLevel: 5 } : {}),
+  });
+  const temporary = join(dir, temporaryName());
   try {
     try {
       writeFileSync(temporary, compressed, { mode: 0o444, flag: 'wx' });

@@ -34,11 +34,14 @@ describe('accessLog middleware', () => {
   const lines: string[] = [];
   let origin = '';
   let close: () => void = () => {};
+  /** Called by /slow when a request has reached it. */
+  let slowReached: () => void = () => {};
 
   beforeAll(async () => {
     const app = express();
     app.use(accessLog((line) => lines.push(line)));
     app.get('/slow', (_req, res) => {
+      slowReached();
       setTimeout(() => {
         if (!res.destroyed) res.json({ late: true });
       }, 300);
@@ -72,11 +75,16 @@ describe('accessLog middleware', () => {
   it('writes 499 for a request whose client went away before the answer, once', async () => {
     lines.length = 0;
     const controller = new AbortController();
+    // Aborted once the server has the request (a fixed wait aborted it before it arrived on a loaded machine).
+    const reached = new Promise<void>((resolve) => {
+      slowReached = resolve;
+    });
     const request = fetch(`${origin}/slow`, { signal: controller.signal }).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await reached;
     controller.abort();
     await request;
-    for (let i = 0; i < 100 && lines.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 500 && lines.length < 1; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Past the handler's late answer (300 ms): still one line.
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/ GET \/slow 499 /);

@@ -120,7 +120,25 @@ describe('JobQueue', () => {
     expect(states.map((row) => row.state)).toEqual(['done', 'done']);
   });
 
-  it('puts back the claimed jobs it had not started when stopped, for another queue to run once', async () => {
+  it('holds only the job it runs: the rest of its batch goes to another queue meanwhile', async () => {
+    const runs = new Map<number, number>();
+    // The first queue's jobs take 3 s each: were its whole batch claimed with the first job, the second
+    // queue could start none of them before the first had finished them (or, killed, before their lease).
+    const first = await queueOnOwnConnection(runs, { jobMs: 3_000 });
+    for (let n = 0; n < 5; n++) await first.enqueue('count', { n });
+    await first.start();
+    await vi.waitFor(() => expect(runs.get(0)).toBe(1), { timeout: 5_000, interval: 5 });
+    const db = await ownConnection();
+    const states = await db.selectFrom('jobs').select('state').orderBy('id').execute();
+    expect(states.map((row) => row.state)).toEqual(['running', 'queued', 'queued', 'queued', 'queued']);
+    const second = await queueOnOwnConnection(runs, { jobMs: 1 });
+    await second.start();
+    await vi.waitFor(() => expect(runs.size).toBe(5), { timeout: 2_000, interval: 5 });
+    await Promise.all([first.stop(), second.stop()]);
+    expect(Object.fromEntries(runs)).toEqual({ 0: 1, 1: 1, 2: 1, 3: 1, 4: 1 });
+  });
+
+  it('leaves the jobs it had not started queued when stopped, for another queue to run once', async () => {
     const runs = new Map<number, number>();
     const first = await queueOnOwnConnection(runs, { jobMs: 100 });
     for (let n = 0; n < 5; n++) await first.enqueue('count', { n });
@@ -129,7 +147,7 @@ describe('JobQueue', () => {
     await first.stop();
     const db = await ownConnection();
     const rows = await db.selectFrom('jobs').select(['state', 'attempts']).orderBy('id').execute();
-    // The first job finished as the queue stopped; the rest of its batch waits again, as never attempted.
+    // The first job finished as the queue stopped; the rest of its batch still waits, never attempted.
     expect(rows[0]).toEqual({ state: 'done', attempts: 1 });
     expect(rows.slice(1)).toEqual(Array(4).fill({ state: 'queued', attempts: 0 }));
     const second = await queueOnOwnConnection(runs, { jobMs: 1 });

@@ -5,11 +5,12 @@
 // same job twice. Claims and state updates are single statements that wait for the write lock like every
 // other (core/store/writeLocking.ts): a busy database never fails a job.
 //
-// The due jobs are found, claimed and marked done a batch at a time (one statement each), not one job at a
-// time: a commit queues several jobs (its hook deliveries, its integrations' messages), and a queue that is
-// woken by an enqueue waits a moment (ENQUEUE_WAKE_DELAY_MS) so that one batch finds them together. The jobs
-// of a claimed batch run one after the other; each is marked done with the rest of its batch, so a process
-// that dies meanwhile has the batch's finished jobs run again, as any job of a dead process is.
+// The due jobs are found and marked done a batch at a time (one statement each), not one job at a time: a
+// commit queues several jobs (its hook deliveries, its integrations' messages), and a queue that is woken by
+// an enqueue waits a moment (ENQUEUE_WAKE_DELAY_MS) so that one look finds them together. Each job of a batch
+// is claimed as it starts (a claim of the whole batch would hold the jobs a killed process never started
+// for a whole lease); each is marked done with the rest of its batch, so a process that dies meanwhile has
+// the batch's finished jobs run again, as any job of a dead process is.
 //
 // The claimed jobs' rows are touched (updated_at) every quarter of the lease while their batch runs. A job
 // whose row has not been touched for a whole lease was left by a process that died (killed, its machine
@@ -20,7 +21,7 @@ import { refreshDatabaseVersion } from '../store/databaseVersion.js';
 import type { JobsTable } from '../store/tables.js';
 
 export type JobRow = Omit<JobsTable, 'id'> & { id: number };
-/** How many due jobs one query of the queue finds and claims. */
+/** How many due jobs one query of the queue finds. */
 const DUE_JOBS_BATCH = 10;
 /** How long a queue woken by an enqueue waits before it looks, so that one look finds a request's jobs. */
 const ENQUEUE_WAKE_DELAY_MS = 2;
@@ -215,15 +216,15 @@ export class JobQueue {
         .limit(DUE_JOBS_BATCH)
         .execute();
       if (due.length === 0) return;
-      await this.runBatch(await this.claim(due));
+      await this.runBatch(due);
     }
   }
 
   /**
-   * The jobs of `due` this queue could claim. The claim holds only for jobs still queued: another process on
-   * the same data directory (a second server, a command) may have taken some since the select.
+   * Claims `job` if it is still queued: another process on the same data directory (a second server, a
+   * command) may have taken it since the select.
    */
-  private async claim(due: readonly JobRow[]): Promise<JobRow[]> {
+  private async claim(job: JobRow): Promise<boolean> {
     const claimed = await this.db
       .updateTable('jobs')
       .set((eb) => ({
@@ -231,55 +232,38 @@ export class JobQueue {
         attempts: eb('attempts', '+', 1),
         updated_at: new Date().toISOString(),
       }))
-      .where(
-        'id',
-        'in',
-        due.map((job) => job.id),
-      )
+      .where('id', '=', job.id)
       .where('state', '=', 'queued')
       .returning('id')
-      .execute();
-    const ids = new Set(claimed.map((row) => row.id));
-    return due.filter((job) => ids.has(job.id));
+      .executeTakeFirst();
+    return claimed !== undefined;
   }
 
   /**
-   * Runs claimed jobs in order; marks the finished ones done together. On stop, the jobs not started yet go
-   * back to the queue.
+   * Runs the due jobs in order, each claimed as it starts: a job this process has not started is never held
+   * by it, so a process killed meanwhile leaves the rest of its batch to other queues at once. The finished
+   * jobs are marked done together.
    */
-  private async runBatch(jobs: readonly JobRow[]): Promise<void> {
-    const waiting = [...jobs];
+  private async runBatch(due: readonly JobRow[]): Promise<void> {
     const done: number[] = [];
     let current: JobRow | undefined;
     await this.whileHoldingLease(
-      () => [...done, ...(current ? [current.id] : []), ...waiting.map((job) => job.id)],
+      () => [...done, ...(current ? [current.id] : [])],
       async () => {
-        for (current = waiting.shift(); current !== undefined; current = waiting.shift()) {
-          if (this.stopped) {
-            waiting.unshift(current);
-            break;
-          }
-          if (await this.run(current)) done.push(current.id);
+        for (const job of due) {
+          if (this.stopped) break;
+          if (!(await this.claim(job))) continue;
+          current = job;
+          if (await this.run(job)) done.push(job.id);
+          current = undefined;
         }
       },
     );
-    const now = new Date().toISOString();
     if (done.length > 0)
       await this.db
         .updateTable('jobs')
-        .set({ state: 'done', updated_at: now })
+        .set({ state: 'done', updated_at: new Date().toISOString() })
         .where('id', 'in', done)
-        .execute();
-    if (waiting.length > 0)
-      await this.db
-        .updateTable('jobs')
-        .set((eb) => ({ state: 'queued', attempts: eb('attempts', '-', 1), updated_at: now }))
-        .where(
-          'id',
-          'in',
-          waiting.map((job) => job.id),
-        )
-        .where('state', '=', 'running')
         .execute();
   }
 

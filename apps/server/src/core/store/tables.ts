@@ -407,7 +407,8 @@ export interface PipelinesTable {
   source: string;
   /** The CI configuration errors, null when the configuration is valid. */
   yaml_errors: string | null;
-  user_id: number;
+  /** Null once a hard deletion removed the user who triggered it (migration 038). */
+  user_id: number | null;
   created_at: string;
   updated_at: string;
   started_at: string | null;
@@ -488,6 +489,10 @@ export interface ProjectHooksTable {
   push_events_branch_filter: string;
   enable_ssl_verification: number;
   created_at: string;
+  /** Failed attempts since the last success (GitLab's recent_failures). */
+  recent_failures: Generated<number>;
+  /** While a hook that keeps failing is backed off: when it may be tried again (ISO), else null. */
+  disabled_until: string | null;
 }
 
 /** One event sent to one hook, with its attempts so far. */

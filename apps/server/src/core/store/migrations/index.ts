@@ -34,6 +34,8 @@ import * as m031 from './031_merge_request_writes.js';
 import * as m033 from './033_project_avatars.js';
 import * as m035 from './035_merge_request_refresh.js';
 import * as m037 from './037_allow_merge_on_skipped_pipeline.js';
+import * as m038 from './038_pipelines_user_nullable.js';
+import * as m040 from './040_project_hook_backoff.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -70,6 +72,8 @@ const migrations: Record<string, Migration> = {
   '033_project_avatars': m033,
   '035_merge_request_refresh': m035,
   '037_allow_merge_on_skipped_pipeline': m037,
+  '038_pipelines_user_nullable': m038,
+  '040_project_hook_backoff': m040,
 };
 
 export const migrationProvider: MigrationProvider = {
