@@ -6,11 +6,12 @@
 #  - document 2's contract files on fresh servers of their own (issue 18 asks for them on a fresh server and
 #    on a shared one; `pnpm test` runs them on the warm, shared server of their test worker);
 #  - under Node.js 24 on PostgreSQL (COLLAB_TEST_DATABASE=postgres: each run starts its own PostgreSQL from
-#    the embedded-postgres package) the server's tests, two instances on one database included, the contract
-#    files of every area with the runtime set's (postgres-contract), then the other files of the contract
-#    suite (the walks of every operation, the command-line tool, the packing tests; not the docs ones): one
-#    pass runs each test under 24 and on PostgreSQL. `pnpm test` ran them
-#    all under the machine's Node.js on SQLite, and the runtime set of the server's tests under 24 on SQLite;
+#    the embedded-postgres package) the server's tests, two instances on one database included, and the
+#    files of the contract suite that `pnpm test` did not run there (the walks of every operation, the
+#    command-line tool, the packing tests; not the docs ones): with the contract files of every area, which
+#    `pnpm test` runs under 24 on PostgreSQL (postgres-contract), one pass runs each test under 24 and on
+#    PostgreSQL. `pnpm test` ran them all under the machine's Node.js on SQLite, and the runtime set of the
+#    server's tests under 24 on SQLite;
 #  - the runtime set under Node.js 22, its packing tests (which mostly wait on pnpm, npm and tsc) beside the
 #    server's tests.
 # Every step runs even when one before it failed, so that one run shows every failure; the exit code is
@@ -62,8 +63,6 @@ beside 'Node.js 22, the packing tests of the runtime set' bash scripts/test-unde
 step 'Node.js 24 on PostgreSQL, the server' env COLLAB_TEST_DATABASE=postgres \
   bash scripts/test-under-node.sh 24.21.0 server-suite
 joined
-step 'Node.js 24 on PostgreSQL, the contract files of every area' \
-  bash scripts/test-under-node.sh 24.21.0 postgres-contract
 step 'Node.js 24 on PostgreSQL, the other contract files' env COLLAB_TEST_DATABASE=postgres \
   bash scripts/test-under-node.sh 24.21.0 contract-suite
 step 'Node.js 22, the rest of the runtime set' bash scripts/test-under-node.sh 22.23.3 runtime-servers

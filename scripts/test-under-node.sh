@@ -4,15 +4,16 @@
 #   bash scripts/test-under-node.sh 24.21.0 runtime          (`pnpm test:full` under 22.23.3)
 #   bash scripts/test-under-node.sh 24.21.0 server-suite     (`pnpm test:full` under 24, on PostgreSQL)
 #   bash scripts/test-under-node.sh 24.21.0 contract-suite   (the same, but the files of postgres-contract)
-#   bash scripts/test-under-node.sh 24.21.0 postgres-contract (`pnpm test:full` under 24, on PostgreSQL)
+#   bash scripts/test-under-node.sh 24.21.0 postgres-contract (`pnpm test` under 24, on PostgreSQL)
 #
 # `runtime` is `runtime-packages` and `runtime-servers`. `runtime-packages` is what mostly waits on pnpm,
 # npm and tsc: the client's tests (its packed-package test) and the conformance package's packing test (the
 # tool packed, installed and run); `runtime-servers` is `runtime-server`, the server's files of the set, and
 # `runtime-contract`, the conformance files of the set, which go through running servers. `pnpm test`
-# (scripts/test.sh) runs the first beside the server's tests, the second after them and the third after the
-# contract suite; `pnpm test:full` runs `postgres-contract`: the contract files of every area and those of the
-# runtime set on PostgreSQL, so that one pass runs them under 24 and on PostgreSQL.
+# (scripts/test.sh) runs the first beside the server's tests and the second after them; in place of the third
+# it runs `postgres-contract` after the contract suite: the contract files of every area and those of the
+# runtime set on PostgreSQL, so that one pass runs them under 24 and on PostgreSQL (`pnpm test:full` runs the
+# third under 22).
 #
 # `runtime` runs what can differ from one Node.js release to another: the client's tests (fetch, streams);
 # of the server's, its packing and those of the SQLite driver (core/store and what loads the fixtures), git
@@ -25,8 +26,8 @@
 # files run the same JavaScript (rules, parsers, the HTTP areas) and send the same requests; `pnpm test`
 # has just run them under the machine's Node.js (20 here). `server-suite` runs every file of the server's
 # tests, `contract-suite` every file of the contract suite but those of `postgres-contract` and the docs ones
-# (no server code: they check the built docs in a browser): `pnpm test:full` runs them and `postgres-contract` on
-# PostgreSQL, so that one pass runs each test under 24 and on PostgreSQL.
+# (no server code: they check the built docs in a browser): `pnpm test:full` runs them on PostgreSQL and
+# `pnpm test` runs `postgres-contract`, so that one pass runs each test under 24 and on PostgreSQL.
 #
 # `fetch` only fetches that Node.js: `pnpm test` does it beside its build, so that two scopes it runs at once
 # do not fetch it at the same time.

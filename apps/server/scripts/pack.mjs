@@ -41,8 +41,10 @@ try {
   mkdirSync(stage);
   cpSync(join(serverDir, 'dist'), join(stage, 'dist'), {
     recursive: true,
-    // Not the source maps, nor the code cache of this machine's Node.js (src/codeCache.ts).
-    filter: (source) => !source.endsWith('.map') && !source.includes('.code-cache'),
+    // Not the source maps, nor the code cache of this machine's Node.js (src/codeCache.ts), nor tsc's record
+    // of its build (composite: tsconfig.json's typecheck reads it).
+    filter: (source) =>
+      !source.endsWith('.map') && !source.includes('.code-cache') && !source.endsWith('.tsbuildinfo'),
   });
   cpSync(join(serverDir, 'fixtures'), join(stage, 'fixtures'), { recursive: true });
   cpSync(join(serverDir, 'README.md'), join(stage, 'README.md'));

@@ -3,8 +3,12 @@
 // runs share. COLLAB_WARM_SERVER says it is this repository's server all the same (againstSuiteServer): the
 // tests that read its data directory or start servers of their own run; those that need the demo data
 // exactly as loaded skip themselves, and the files made of such tests run on fresh servers instead
-// (FRESH_SERVER_FILES in vitest.config.ts).
+// (FRESH_SERVER_FILES in vitest.config.ts). The files of a worker share their modules (`isolate: false`):
+// each gets a run suffix of its own here, as a file that loads src/run.ts anew would.
+import { renewRun } from '../src/run.js';
 import { WARM_SERVER_ENV, warmServerOfThisWorker } from '../src/warmServers.js';
+
+renewRun();
 
 const warm = await warmServerOfThisWorker();
 if (warm) {
