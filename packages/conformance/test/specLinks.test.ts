@@ -10,8 +10,11 @@ import { type JsonObject, loadSpecIndex, resolveRef } from '../src/specIndex.js'
 const index = loadSpecIndex();
 const byId = new Map(index.operations.map((entry) => [entry.operationId, entry]));
 
-/** POSTs answering 201 that create nothing another operation reads (a Markdown upload, a to-do marked done). */
-const NOTHING_TO_FOLLOW = new Set(['uploadProjectFile', 'markTodoAsDone']);
+/**
+ * POSTs answering 201 that create nothing another operation reads (a Markdown upload, a to-do marked done, a
+ * user blocked or unblocked).
+ */
+const NOTHING_TO_FOLLOW = new Set(['uploadProjectFile', 'markTodoAsDone', 'blockUser', 'unblockUser']);
 /** The SCIM provisioning paths are another helper's; their links come with them. */
 const OWNED_ELSEWHERE = new Set(['createScimUser']);
 
