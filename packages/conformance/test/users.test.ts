@@ -354,6 +354,19 @@ const CI_FILE = '.collab-ci.yml';
 const write = <T = unknown>(caller: Caller, method: 'POST' | 'PUT' | 'DELETE', path: string, json?: object) =>
   callAs<T>(target, caller, path, { method, json: json as Record<string, unknown> | undefined });
 
+/** A user of this run with an `api` token, made a Developer of the public project by the administrator. */
+async function developerOfPublicProject(): Promise<{ user: AdminUser; token: string; project: string }> {
+  const user = await makeUser();
+  const token = await tokenOf(user.id);
+  const project = encodeURIComponent(target.config.fixtures.publicProject);
+  const member = await write('admin', 'POST', `/projects/${project}/members`, {
+    user_id: user.id,
+    access_level: 30,
+  });
+  expect(member.status, JSON.stringify(member.body)).toBe(201);
+  return { user, token, project };
+}
+
 describe('POST /users', () => {
   it('makes an account with the fields given, answered in the admin shape and readable at once', async () => {
     const user = await makeUser({
@@ -613,14 +626,7 @@ describe('DELETE /users/:id', () => {
   });
 
   it("with hard_delete removes the user's issues and merge requests with what is on them, and the user's notes", async () => {
-    const user = await makeUser();
-    const token = await tokenOf(user.id);
-    const project = encodeURIComponent(target.config.fixtures.publicProject);
-    const member = await write('admin', 'POST', `/projects/${project}/members`, {
-      user_id: user.id,
-      access_level: 30,
-    });
-    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    const { user, token, project } = await developerOfPublicProject();
     // Someone else's issue, on which the user writes a note: the issue stays, the note goes.
     const others = await callAs<{ iid: number }>(target, 'developer', `/projects/${project}/issues`, {
       method: 'POST',
@@ -1036,14 +1042,7 @@ describe('POST /users/:id/block and /unblock', () => {
   });
 
   it("drops the user's active pipelines (failed), as GitLab's state machine does on a block", async () => {
-    const user = await makeUser();
-    const token = await tokenOf(user.id);
-    const project = encodeURIComponent(target.config.fixtures.publicProject);
-    const member = await write('admin', 'POST', `/projects/${project}/members`, {
-      user_id: user.id,
-      access_level: 30,
-    });
-    expect(member.status, JSON.stringify(member.body)).toBe(201);
+    const { user, token, project } = await developerOfPublicProject();
     const branch = `blocked-ci-${RUN}`.toLowerCase();
     const branched = await withToken(token, `/projects/${project}/repository/branches`, {
       method: 'POST',
