@@ -141,7 +141,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
   const requestsInFlight = idleGate();
   app.use(requestsInFlight.middleware);
   if (options.accessLog) app.use(accessLog(options.accessLog));
-  app.use(jsonWithoutCharset);
+  jsonWithoutCharset(app);
   // `custom_attributes[key]=value` and `upload[url]` need bracket parsing (Express 5 defaults to "simple");
   // queries without brackets take Node's cheaper parser (see fastQueryParser).
   app.set('query parser', 'extended');
@@ -214,6 +214,7 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       const whenIdle = () => requestsInFlight.whenIdle(WARM_UP_AFTER_QUIET_MILLISECONDS);
       await v4Api.warmUp(app, whenIdle);
       await scimApi.warmUp(app, whenIdle);
+      requestsInFlight.close();
     },
     close: async () => {
       await jobs.stop();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppServer, startAppServer } from '../../appServer.testSupport.js';
 import type { Fixtures } from '../store/fixturesFile.js';
+import { queryParameter } from './auth.js';
 
 const FIXTURES: Fixtures = {
   users: [
@@ -70,5 +71,30 @@ describe('Authorization', () => {
   it('takes Bearer in any case of the scheme, and ignores other schemes', async () => {
     expect(await currentUser({ Authorization: 'bearer root-api-token' })).toMatchObject({ status: 200 });
     expect((await currentUser({ Authorization: 'Basic cm9vdDpzZWNyZXQ=' })).status).toBe(401);
+  });
+});
+
+describe('queryParameter', () => {
+  it('reads a parameter as URLSearchParams does, its name percent-encoded or not', () => {
+    expect(queryParameter('/api/v4/user?ref=main&private_token=abc', 'private_token')).toBe('abc');
+    expect(queryParameter('/api/v4/user?private%5Ftoken=a%2Bb', 'private_token')).toBe('a+b');
+    expect(queryParameter('/api/v4/user?%73udo=root', 'sudo')).toBe('root');
+    expect(queryParameter('/api/v4/user?sudo=a+b#sudo=c', 'sudo')).toBe('a b');
+  });
+
+  it('is undefined without a query, without the parameter, or with an empty value', () => {
+    expect(queryParameter('/api/v4/user', 'sudo')).toBeUndefined();
+    expect(queryParameter('/api/v4/user?ref=main', 'sudo')).toBeUndefined();
+    expect(queryParameter('/api/v4/user?pseudo=x', 'sudo')).toBeUndefined();
+    expect(queryParameter('/api/v4/user?sudo=', 'sudo')).toBeUndefined();
+  });
+});
+
+describe('private_token', () => {
+  it('is read from the query beside other parameters, its name percent-encoded too', async () => {
+    const plain = await currentUser({}, '?per_page=1&private_token=root-api-token');
+    expect(plain).toMatchObject({ status: 200, body: { username: 'root' } });
+    const encoded = await currentUser({}, '?private%5Ftoken=root-api-token');
+    expect(encoded).toMatchObject({ status: 200, body: { username: 'root' } });
   });
 });

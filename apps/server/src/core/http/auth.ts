@@ -8,13 +8,22 @@ import type { Db } from '../store/database.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-function queryValue(req: Request, name: string): string | undefined {
-  const url = req.originalUrl;
+/**
+ * The first non-empty value of a query parameter of a URL, as URLSearchParams reads it. A query that has
+ * neither the name nor a percent-encoded character cannot carry the parameter: nearly every request is
+ * answered without parsing its query here (the names are read on every request, `sudo` included).
+ */
+export function queryParameter(url: string, name: string): string | undefined {
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return undefined;
   const fragmentStart = url.indexOf('#', queryStart);
   const query = url.slice(queryStart + 1, fragmentStart < 0 ? undefined : fragmentStart);
+  if (!query.includes(name) && !query.includes('%')) return undefined;
   return new URLSearchParams(query).get(name) || undefined;
+}
+
+function queryValue(req: Request, name: string): string | undefined {
+  return queryParameter(req.originalUrl, name);
 }
 
 export function readToken(req: Request): string | undefined {

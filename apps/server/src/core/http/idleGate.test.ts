@@ -95,3 +95,24 @@ describe('idleGate.markActivity', () => {
     expect(idle).toBe(true);
   });
 });
+
+describe('idleGate.close', () => {
+  it('passes requests on without a listener on their responses once closed', () => {
+    const gate = idleGate(() => 0);
+    const res = new EventEmitter();
+    gate.middleware({} as Request, res as unknown as Response, (() => {}) as NextFunction);
+    expect(res.listenerCount('close')).toBe(1);
+    gate.close();
+    const later = new EventEmitter();
+    let passed = false;
+    gate.middleware(
+      {} as Request,
+      later as unknown as Response,
+      (() => {
+        passed = true;
+      }) as NextFunction,
+    );
+    expect(passed).toBe(true);
+    expect(later.listenerCount('close')).toBe(0);
+  });
+});

@@ -13,12 +13,19 @@ export interface IdleGate {
   whenIdle(quietMilliseconds: number): Promise<void>;
   /** Counts the quiet time from now, as if a request had just ended (a server that has just begun listening). */
   markActivity(): void;
+  /**
+   * Stops counting: the middleware passes every request on untouched from now (the background work that
+   * waited for quiet moments is done, and a listener per request is a cost every request paid for it).
+   */
+  close(): void;
 }
 
 export function idleGate(now: () => number = () => performance.now()): IdleGate {
   let inFlight = 0;
   let lastActivity = now();
+  let counting = true;
   const middleware: RequestHandler = (_req, res, next) => {
+    if (!counting) return next();
     inFlight++;
     lastActivity = now();
     // 'close' follows a finished response as well as an aborted one, once per response.
@@ -42,5 +49,8 @@ export function idleGate(now: () => number = () => performance.now()): IdleGate 
   const markActivity = (): void => {
     lastActivity = now();
   };
-  return { middleware, whenIdle, markActivity };
+  const close = (): void => {
+    counting = false;
+  };
+  return { middleware, whenIdle, markActivity, close };
 }

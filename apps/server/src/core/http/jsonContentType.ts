@@ -1,21 +1,23 @@
 // GitLab answers JSON with `Content-Type: application/json`, without a charset (JSON is UTF-8 by definition,
-// RFC 8259), and a widely used client's tests compare the header exactly. Express's `res.json` and
-// `res.send` add `; charset=utf-8` to every string body; this step takes it off JSON answers just before the
-// head is written (Node writes the head through `writeHead`, also for an implicit head).
-import type { RequestHandler, Response } from 'express';
+// RFC 8259), and a widely used client's tests compare the header exactly. Express's `res.json` hands
+// `res.send` a string, and `res.send` adds `; charset=utf-8` to the type of every string body. The app's
+// `res.json` (set once on the app's response prototype, Express's documented `app.response`) hands it the
+// JSON as bytes instead when the type is JSON's: `res.send` keeps the type of a byte body as it is, and
+// computes its length and ETag as for the string. Other types (SCIM's `application/scim+json`) keep
+// Express's behaviour.
+import type { Express, Response } from 'express';
 
-const WITH_CHARSET = /^application\/json;\s*charset=utf-8$/i;
+/** JSON's type, as set by hand or by `res.type('json')` (which adds the charset). */
+const JSON_TYPE = /^application\/json(;\s*charset=utf-8)?$/i;
 
-function dropJsonCharset(res: Response): void {
-  const type = res.getHeader('content-type');
-  if (typeof type === 'string' && WITH_CHARSET.test(type)) res.setHeader('content-type', 'application/json');
+export function jsonWithoutCharset(app: Express): void {
+  const response = app.response as Response;
+  response.json = function json(this: Response, value: unknown) {
+    // Express's own serialisation with the app's defaults (no replacer, no spaces, no escaping).
+    const body = JSON.stringify(value) as string | undefined;
+    const type = this.get('Content-Type');
+    if (type !== undefined && !JSON_TYPE.test(type)) return this.send(body);
+    this.setHeader('Content-Type', 'application/json');
+    return this.send(body === undefined ? body : Buffer.from(body));
+  };
 }
-
-export const jsonWithoutCharset: RequestHandler = (_req, res, next) => {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
-    dropJsonCharset(this);
-    return writeHead.apply(this, args);
-  } as Response['writeHead'];
-  next();
-};
