@@ -20,26 +20,32 @@ function headerValue(value: string): string {
   return /^[\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value);
 }
 
+/** How each metadata header of a file is read, by its name after `X-Service-` and `X-Gitlab-`. */
+const FILE_HEADER_VALUES: Record<string, (file: RepositoryFile) => string> = {
+  'Blob-Id': (file) => file.blob_id,
+  'Commit-Id': (file) => file.commit_id,
+  'Content-Sha256': (file) => file.content_sha256,
+  Encoding: (file) => file.encoding,
+  'File-Name': (file) => headerValue(file.file_name),
+  'File-Path': (file) => headerValue(file.file_path),
+  'Last-Commit-Id': (file) => file.last_commit_id,
+  Ref: (file) => headerValue(file.ref),
+  Size: (file) => String(file.size),
+};
+const FILE_HEADERS = Object.entries(FILE_HEADER_VALUES).map(
+  ([name, valueOf]) => [`X-Service-${name}`, `X-Gitlab-${name}`, valueOf] as const,
+);
+
 /**
  * The metadata headers of a file (the HEAD response; GET sends them too): under the seeds' `X-Service-*`
  * names, and under GitLab's `X-Gitlab-*` names with the same values, which GitLab's clients read, with
  * `X-Gitlab-Execute-Filemode` beside them.
  */
 function setFileHeaders(res: Response, file: RepositoryFile): void {
-  const values: Record<string, string> = {
-    'Blob-Id': file.blob_id,
-    'Commit-Id': file.commit_id,
-    'Content-Sha256': file.content_sha256,
-    Encoding: file.encoding,
-    'File-Name': headerValue(file.file_name),
-    'File-Path': headerValue(file.file_path),
-    'Last-Commit-Id': file.last_commit_id,
-    Ref: headerValue(file.ref),
-    Size: String(file.size),
-  };
-  for (const [name, value] of Object.entries(values)) {
-    res.setHeader(`X-Service-${name}`, value);
-    res.setHeader(`X-Gitlab-${name}`, value);
+  for (const [serviceName, gitlabName, valueOf] of FILE_HEADERS) {
+    const value = valueOf(file);
+    res.setHeader(serviceName, value);
+    res.setHeader(gitlabName, value);
   }
   // GitLab's one header without a seed name.
   res.setHeader('X-Gitlab-Execute-Filemode', String(file.execute_filemode));

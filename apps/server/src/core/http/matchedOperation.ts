@@ -13,17 +13,21 @@ export interface MatchedOperation {
   bodyLimits: FieldLimits;
 }
 
-const matched = new WeakMap<Request, MatchedOperation>();
+// A property of the request under a symbol of this module: a WeakMap entry per request cost more (its
+// insertion and the collector's work on it), and the match lives exactly as long as its request.
+const MATCHED = Symbol('matched operation');
+
+type MatchedRequest = Request & { [MATCHED]?: MatchedOperation };
 
 export function rememberOperation(req: Request, match: MatchedOperation): void {
-  matched.set(req, match);
+  (req as MatchedRequest)[MATCHED] = match;
 }
 
 export function matchedOperation(req: Request): MatchedOperation | undefined {
-  return matched.get(req);
+  return (req as MatchedRequest)[MATCHED];
 }
 
 /** The matched operation as `METHOD /base/path/{template}`, the key of the request readers' indexes. */
 export function matchedRoute(req: Request): string | undefined {
-  return matched.get(req)?.operation.key;
+  return (req as MatchedRequest)[MATCHED]?.operation.key;
 }

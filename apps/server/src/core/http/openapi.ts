@@ -130,9 +130,13 @@ const PATHS_PER_VALIDATOR = 8;
 
 /**
  * The paths of the document in groups that share one validator instance: the paths of one tag (an area of the
- * API, whose operations reach the same components), in document order, at most PATHS_PER_VALIDATOR together.
+ * API, whose operations reach the same components), in document order, at most PATHS_PER_VALIDATOR together,
+ * and never a path with a path below it (one its route starts with: `/things/{id}` and `/things/{id}/parts`).
  * Each instance compiles the OpenAPI meta-schema once, a cost one instance per path paid for every path; one
- * instance for a whole tag made the compilation of each operation slower, as its document grows.
+ * instance for a whole tag made the compilation of each operation slower, as its document grows. An
+ * instance finds a request's route by compiling its routes one after the other, in its own order (a route
+ * before the routes it starts), until one matches: a resource grouped with its sub-resources was found only
+ * after all of them, a collection after all of its items' paths.
  */
 export function validatorGroups(spec: Json): string[][] {
   const paths = isObject(spec.paths) ? spec.paths : {};
@@ -141,11 +145,19 @@ export function validatorGroups(spec: Json): string[][] {
     const tag = firstTagOf(resolve(spec, item));
     const groups = byTag.get(tag) ?? [];
     byTag.set(tag, groups);
-    const last = groups.at(-1);
-    if (last !== undefined && last.length < PATHS_PER_VALIDATOR) last.push(template);
+    const fits = groups.find(
+      (group) =>
+        group.length < PATHS_PER_VALIDATOR && !group.some((other) => onePrefixesTheOther(template, other)),
+    );
+    if (fits) fits.push(template);
     else groups.push([template]);
   }
   return [...byTag.values()].flat();
+}
+
+/** Whether one path template starts with the other, as the validator orders its routes. */
+function onePrefixesTheOther(a: string, b: string): boolean {
+  return a.startsWith(b) || b.startsWith(a);
 }
 
 function firstTagOf(pathItem: unknown): string {

@@ -105,16 +105,16 @@ export class RouteIndex {
       node.operations.get(method) ?? (method === 'HEAD' ? node.operations.get('GET') : undefined);
     if (operation === undefined) return { kind: 'method', allow: [...node.operations.keys()] };
     const params: Record<string, string> = {};
-    node.paramNames.forEach((name, at) => {
-      params[name] = decodeSegment(values[at] ?? '');
-    });
+    const names = node.paramNames;
+    for (let at = 0; at < names.length; at++) params[names[at] as string] = decodeSegment(values[at] ?? '');
     return { kind: 'operation', operation, params };
   }
 
   private find(node: Node, segments: readonly string[], at: number, values: string[]): Node | undefined {
     if (at === segments.length) return node.operations === undefined ? undefined : node;
     const segment = segments[at] ?? '';
-    const literal = node.literals.get(segment.toLowerCase());
+    // The spec's literal segments are lower case: a request's usually is too, and needs no lower-cased copy.
+    const literal = node.literals.get(segment) ?? node.literals.get(segment.toLowerCase());
     if (literal !== undefined) {
       const found = this.find(literal, segments, at + 1, values);
       if (found !== undefined) return found;
