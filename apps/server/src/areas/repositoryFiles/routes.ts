@@ -33,7 +33,7 @@ const FILE_HEADER_VALUES: Record<string, (file: RepositoryFile) => string> = {
   Size: (file) => String(file.size),
 };
 const FILE_HEADERS = Object.entries(FILE_HEADER_VALUES).map(
-  ([name, valueOf]) => [`X-Service-${name}`, `X-Gitlab-${name}`, valueOf] as const,
+  ([name, read]) => [`X-Service-${name}`, `X-Gitlab-${name}`, read] as const,
 );
 
 /**
@@ -42,8 +42,8 @@ const FILE_HEADERS = Object.entries(FILE_HEADER_VALUES).map(
  * `X-Gitlab-Execute-Filemode` beside them.
  */
 function setFileHeaders(res: Response, file: RepositoryFile): void {
-  for (const [serviceName, gitlabName, valueOf] of FILE_HEADERS) {
-    const value = valueOf(file);
+  for (const [serviceName, gitlabName, read] of FILE_HEADERS) {
+    const value = read(file);
     res.setHeader(serviceName, value);
     res.setHeader(gitlabName, value);
   }
