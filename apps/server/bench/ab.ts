@@ -15,7 +15,7 @@
 //
 //   pnpm --filter @collab/server bench:ab '/api/v4/projects/acme%2Fwebsite/repository/branches' \
 //     before:commit=a78257c now:
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,39 +82,45 @@ if (!path?.startsWith('/') || sideTexts.length < 2) {
 }
 const generator = await loadGeneratorName();
 const headers = { 'PRIVATE-TOKEN': BENCH_TOKEN };
-const servers = [];
-for (const side of sideTexts.map(parseSide)) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'collab-ab-'));
-  const server = await startServer({
-    seed: 'demo',
-    workers: 1,
-    validateResponses: false,
-    dataDir,
-    ...side.options,
-  });
-  // Measured once its validators are compiled (a build that warms them up after listening).
-  await warmedUp(server.child, side.options.builtDir);
-  servers.push({ ...side, ...server, dataDir });
-}
-// Five finished pipelines on each side, as in `pnpm bench`.
-for (const server of servers) await runFinishedPipelines(server.origin);
-console.log(
-  `${generator}, ${ROUNDS} rounds of ${SECONDS} s, sides in turn (reversed every other round): ${path}`,
-);
-const results = await measureInTurn(
-  generator,
-  servers.map((server) => ({ url: `${server.origin}${path}`, headers, pid: server.child.pid })),
-  { rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: SECONDS },
-);
-for (const [index, server] of servers.entries()) {
-  const sideResults = results[index] ?? [];
-  const failures = sideResults.reduce((sum, result) => sum + result.failures, 0);
-  if (failures > 0) throw new Error(`${server.name}: ${failures} failed requests`);
-  const rate = medianRate(sideResults);
-  const runs = sideResults.map((result) => result.requestsPerSecond.toFixed(0)).join(' ');
+const servers: (Side & { child: ChildProcess; origin: string; dataDir: string })[] = [];
+try {
+  for (const side of sideTexts.map(parseSide)) {
+    const dataDir = await mkdtemp(join(tmpdir(), 'collab-ab-'));
+    const server = await startServer({
+      seed: 'demo',
+      workers: 1,
+      validateResponses: false,
+      dataDir,
+      ...side.options,
+    });
+    servers.push({ ...side, ...server, dataDir });
+    // Measured once its validators are compiled (a build that warms them up after listening).
+    await warmedUp(server.child, side.options.builtDir);
+  }
+  // Five finished pipelines on each side, as in `pnpm bench`.
+  for (const server of servers) await runFinishedPipelines(server.origin);
   console.log(
-    `  ${server.name.padEnd(16)} median ${rate.toFixed(0).padStart(6)} req/s  ${(1e6 / rate).toFixed(1).padStart(6)} us/request  server CPU ${medianCpu(sideResults).toFixed(0).padStart(4)} us/request   (${runs})`,
+    `${generator}, ${ROUNDS} rounds of ${SECONDS} s, sides in turn (reversed every other round): ${path}`,
   );
-  await stop(server.child);
-  await rm(server.dataDir, { recursive: true, force: true });
+  const results = await measureInTurn(
+    generator,
+    servers.map((server) => ({ url: `${server.origin}${path}`, headers, pid: server.child.pid })),
+    { rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: SECONDS },
+  );
+  for (const [index, server] of servers.entries()) {
+    const sideResults = results[index] ?? [];
+    // A failed request (an error status, or wrk's timeout on a machine too busy) is counted and shown.
+    const failures = sideResults.reduce((sum, result) => sum + result.failures, 0);
+    const rate = medianRate(sideResults);
+    const runs = sideResults.map((result) => result.requestsPerSecond.toFixed(0)).join(' ');
+    console.log(
+      `  ${server.name.padEnd(16)} median ${rate.toFixed(0).padStart(6)} req/s  ${(1e6 / rate).toFixed(1).padStart(6)} us/request  server CPU ${medianCpu(sideResults).toFixed(0).padStart(4)} us/request   (${runs})${failures > 0 ? `   ${failures} failed` : ''}`,
+    );
+  }
+} finally {
+  // Every server started, whatever failed: none is left running after the comparison.
+  for (const server of servers) {
+    await stop(server.child);
+    await rm(server.dataDir, { recursive: true, force: true });
+  }
 }

@@ -8,7 +8,10 @@
 //    and the gain of the two instances as a share of the gain of the two workers.
 // Every server is driven the same way in the second part: two load generators of half the connections each
 // (one per instance when there are two instances), so that only the servers differ between the figures.
-// The reads of both parts come before any commit (see runPostgres).
+// The reads of both parts come before any commit (see runPostgres). Beside each rate, the CPU time per request
+// of the server's processes and of PostgreSQL's (its postmaster and backends, on the same machine here): a
+// PostgreSQL instance runs its queries in other processes, on the other core, where a SQLite worker runs
+// them in its own thread; the rates alone compare one core with more than one.
 // Run it alone with `BENCH_ONLY=postgres pnpm bench`.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +21,7 @@ import pg from 'pg';
 import { startTestPostgres, testDatabaseFor } from '../src/core/store/testPostgres.js';
 import { commitRate, commitSequence } from './commits.js';
 import { CONNECTIONS, drive, type LoadResult, medianResult } from './load.js';
+import { cpuSpent, postmasterPid, treeCpu } from './processCpu.js';
 import { BENCH_TOKEN, runFinishedPipelines, startServer, stop, warmedUp } from './server.js';
 
 export interface PostgresBenchOptions {
@@ -58,6 +62,7 @@ async function start(dataDir: string, workers: number, databaseUrl?: string): Pr
 
 export async function runPostgres(options: PostgresBenchOptions): Promise<void> {
   const cluster = await startTestPostgres({ durable: true });
+  const postmaster = await postmasterPid(Number(new URL(cluster.adminUrl).port));
   const dirs: string[] = [];
   const servers: Server[] = [];
   const dataDir = async (name: string) => {
@@ -80,7 +85,7 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     const sqliteTwo = await started(start(await dataDir('sqlite-two'), 2));
     const pairs = {
       sqlite: { one: [sqlite, sqlite], two: [sqliteTwo, sqliteTwo] } satisfies Pair,
-      postgres: { one: [postgres, postgres], two: [postgres, second] } satisfies Pair,
+      postgres: { one: [postgres, postgres], two: [postgres, second], database: postmaster } satisfies Pair,
     };
     // The reads first, on servers nothing has written to since their pipelines ran: a commit leaves work
     // behind for minutes (its hooks' deliveries retried after 10 s and 1 min, its pipelines), which would be
@@ -88,7 +93,7 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     console.log(
       `\nPostgreSQL beside SQLite, production mode, 1 process each (PostgreSQL ${await serverVersion(cluster.adminUrl)}; target: reads at least 70% of SQLite's; ${load()})`,
     );
-    await readsBeside(options, sqlite, postgres);
+    await readsBeside(options, sqlite, postgres, postmaster);
     console.log(
       `\ntwo instances on one PostgreSQL database beside two worker processes on SQLite (each against one; 2 load generators of ${CONNECTIONS / 2} connections; target: a gain at least 90% of SQLite's; ${load()})`,
     );
@@ -117,17 +122,38 @@ async function serverVersion(adminUrl: string): Promise<string> {
 }
 
 /** Each read on PostgreSQL and on SQLite, measured in turn, round after round. */
-async function readsBeside(options: PostgresBenchOptions, sqlite: Server, postgres: Server): Promise<void> {
+async function readsBeside(
+  options: PostgresBenchOptions,
+  sqlite: Server,
+  postgres: Server,
+  postmaster: number | undefined,
+): Promise<void> {
   for (const [name, path] of options.reads) {
-    const targets = [sqlite, postgres].map((server) => [`${server.origin}${PROJECT}${path}`]);
-    const [onSqlite = [], onPostgres = []] = await inTurn(options, targets);
+    const url = (server: Server) => `${server.origin}${PROJECT}${path}`;
+    const [onSqlite = [], onPostgres = []] = await inTurn(options, [
+      { urls: [url(sqlite)], servers: [sqlite] },
+      { urls: [url(postgres)], servers: [postgres], database: postmaster },
+    ]);
     const sqliteResult = medianResult(onSqlite);
     const postgresResult = medianResult(onPostgres);
     const share = (postgresResult.requestsPerSecond / sqliteResult.requestsPerSecond) * 100;
     console.log(
       `  ${name.padEnd(24)} ${postgresResult.requestsPerSecond.toFixed(0).padStart(6)} req/s on PostgreSQL   p50 ${postgresResult.p50Ms.toFixed(1)} ms   ${share.toFixed(0)}% of SQLite (${sqliteResult.requestsPerSecond.toFixed(0)} req/s, p50 ${sqliteResult.p50Ms.toFixed(1)} ms)${failures(onSqlite, onPostgres)}`,
     );
+    console.log(
+      `  ${''.padEnd(24)} CPU per request: ${cpuText(onPostgres)} on PostgreSQL, ${cpuText(onSqlite)} on SQLite`,
+    );
   }
+}
+
+/** The median CPU time per request of the rounds: the server's processes, and PostgreSQL's when counted. */
+function cpuText(rounds: readonly ReadResult[]): string {
+  const server = median(rounds.map((round) => round.serverCpuUs));
+  const database = median(rounds.map((round) => round.databaseCpuUs ?? 0));
+  const counted = rounds.some((round) => round.databaseCpuUs !== undefined);
+  return counted
+    ? `${(server + database).toFixed(0)} us (server ${server.toFixed(0)} + PostgreSQL ${database.toFixed(0)})`
+    : `${server.toFixed(0)} us (server)`;
 }
 
 /** File commits one after the other on each backend, in turn, round after round; then by 4 writers. */
@@ -160,23 +186,33 @@ interface Pair {
   one: [Server, Server];
   /** Two processes (one server of two workers twice, or two instances). */
   two: [Server, Server];
+  /** The PostgreSQL postmaster both use, whose processes' CPU time is counted beside the servers'. */
+  database?: number;
 }
 
 /** Each read on the four settings in turn: the multiples of two over one, and the gains compared. */
 async function readsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
   for (const [name, path] of options.reads) {
-    const urls = (servers: [Server, Server]) => servers.map((server) => `${server.origin}${PROJECT}${path}`);
+    const target = (servers: [Server, Server], database?: number): ReadTarget => ({
+      urls: servers.map((server) => `${server.origin}${PROJECT}${path}`),
+      servers: [...new Set(servers)],
+      database,
+    });
     const results = await inTurn(options, [
-      urls(sqlite.one),
-      urls(sqlite.two),
-      urls(postgres.one),
-      urls(postgres.two),
+      target(sqlite.one),
+      target(sqlite.two),
+      target(postgres.one, postgres.database),
+      target(postgres.two, postgres.database),
     ]);
     const [sqliteOne, sqliteTwo, postgresOne, postgresTwo] = results.map(
       (rounds) => medianResult(rounds).requestsPerSecond,
     ) as [number, number, number, number];
     console.log(
       `  ${name.padEnd(24)} ${scaled(sqliteOne, sqliteTwo, postgresOne, postgresTwo, 'req/s')}${failures(...results)}`,
+    );
+    const [cpuSqliteOne = [], cpuSqliteTwo = [], cpuPostgresOne = [], cpuPostgresTwo = []] = results;
+    console.log(
+      `  ${''.padEnd(24)} CPU per request: SQLite 1 ${cpuText(cpuSqliteOne)}, 2 ${cpuText(cpuSqliteTwo)}; PostgreSQL 1 ${cpuText(cpuPostgresOne)}, 2 ${cpuText(cpuPostgresTwo)}`,
     );
   }
 }
@@ -219,32 +255,71 @@ function failures(...results: readonly LoadResult[][]): string {
   return count > 0 ? `   (${count} failed)` : '';
 }
 
+/** URLs to drive at once (one load generator each) and the processes that serve them. */
+interface ReadTarget {
+  urls: readonly string[];
+  /** The servers (each with its worker processes, if any). */
+  servers: readonly Server[];
+  /** The PostgreSQL postmaster behind them (its backends' CPU time counted apart). */
+  database?: number;
+}
+
+interface ReadResult extends LoadResult {
+  /** CPU time of the servers' processes per request, in µs. */
+  serverCpuUs: number;
+  /** CPU time of PostgreSQL's processes per request, in µs (a target with a database). */
+  databaseCpuUs?: number;
+}
+
 /**
  * Drives each target (one URL per load generator, all at once, CONNECTIONS split between them) once to warm
  * up, then round after round in turn, the order reversed every other round. One summed result per round.
  */
-async function inTurn(options: PostgresBenchOptions, targets: readonly string[][]): Promise<LoadResult[][]> {
-  for (const urls of targets) await driveAll(options, urls, options.warmUpSeconds);
-  const results: LoadResult[][] = targets.map(() => []);
+async function inTurn(
+  options: PostgresBenchOptions,
+  targets: readonly ReadTarget[],
+): Promise<ReadResult[][]> {
+  for (const target of targets) await driveAll(options, target, options.warmUpSeconds);
+  const results: ReadResult[][] = targets.map(() => []);
   const order = targets.map((_, index) => index);
   for (let round = 0; round < options.rounds; round++) {
     for (const index of round % 2 === 0 ? order : [...order].reverse()) {
-      results[index]?.push(await driveAll(options, targets[index] ?? [], options.seconds));
+      const target = targets[index];
+      if (target) results[index]?.push(await driveAll(options, target, options.seconds));
     }
   }
   return results;
 }
 
-async function driveAll(options: PostgresBenchOptions, urls: readonly string[], seconds: number) {
-  const connections = Math.floor(CONNECTIONS / urls.length);
+async function driveAll(
+  options: PostgresBenchOptions,
+  target: ReadTarget,
+  seconds: number,
+): Promise<ReadResult> {
+  const connections = Math.floor(CONNECTIONS / target.urls.length);
+  const cpu = async () => ({
+    servers: await Promise.all(target.servers.map((server) => treeCpu(server.child.pid ?? -1))),
+    database: target.database === undefined ? undefined : await treeCpu(target.database),
+  });
+  const before = await cpu();
   const results = await Promise.all(
-    urls.map((url) => drive(options.generator, url, HEADERS, seconds, connections)),
+    target.urls.map((url) => drive(options.generator, url, HEADERS, seconds, connections)),
+  );
+  const after = await cpu();
+  const requestsPerSecond = results.reduce((sum, result) => sum + result.requestsPerSecond, 0);
+  const requests = requestsPerSecond * seconds;
+  const serverCpu = after.servers.reduce(
+    (sum, tree, at) => sum + cpuSpent(before.servers[at] ?? new Map(), tree),
+    0,
   );
   return {
-    requestsPerSecond: results.reduce((sum, result) => sum + result.requestsPerSecond, 0),
+    requestsPerSecond,
     p50Ms: median(results.map((result) => result.p50Ms)),
     p99Ms: Math.max(...results.map((result) => result.p99Ms)),
     failures: results.reduce((sum, result) => sum + result.failures, 0),
+    serverCpuUs: serverCpu / requests,
+    databaseCpuUs:
+      before.database && after.database ? cpuSpent(before.database, after.database) / requests : undefined,
   };
 }
 
