@@ -70,9 +70,10 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     dirs.push(dir);
     return dir;
   };
-  const started = async (server: Promise<Server>) => {
+  // Five finished pipelines in each database: the second PostgreSQL instance shares the first one's.
+  const started = async (server: Promise<Server>, ownDatabase = true) => {
     servers.push(await server);
-    await runFinishedPipelines((servers.at(-1) as Server).origin);
+    if (ownDatabase) await runFinishedPipelines((servers.at(-1) as Server).origin);
     return servers.at(-1) as Server;
   };
   try {
@@ -81,7 +82,7 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     const database = await testDatabaseFor(cluster.adminUrl, sharedDir);
     const postgres = await started(start(sharedDir, 1, database.url));
     // A second instance on the same database and data directory, started once the first has migrated.
-    const second = await started(start(sharedDir, 1, database.url));
+    const second = await started(start(sharedDir, 1, database.url), false);
     const sqliteTwo = await started(start(await dataDir('sqlite-two'), 2));
     const pairs = {
       sqlite: { one: [sqlite, sqlite], two: [sqliteTwo, sqliteTwo] } satisfies Pair,
