@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** Emitted on `process` by the server once it has answered its first request (src/main.ts). */
-const FIRST_ANSWER_EVENT = 'collab-server:first-answer';
+export const FIRST_ANSWER_EVENT = 'collab-server:first-answer';
 
 /** Tells the code cache that the server has answered its first request: the moment to save the cache. */
 export function announceFirstAnswer(): void {
