@@ -30,6 +30,10 @@ const config = configOrExit(process.argv.slice(2));
 void main();
 
 async function main(): Promise<void> {
+  const supervises = cluster.isPrimary && config.workers > 1;
+  // A process that serves loads the app's modules while the fixtures file is read: the read waits on the
+  // disk (and on a thread of libuv's pool), not on this thread.
+  const app = supervises ? undefined : import('./app.js');
   const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
   const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
   if (config.conformanceConfigPath && !fixtures) {
@@ -38,13 +42,17 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  if (cluster.isPrimary && config.workers > 1) superviseWorkers(fixtures);
-  else await serve(cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1', fixtures);
+  if (app === undefined) superviseWorkers(fixtures);
+  else await serve(app, cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1', fixtures);
 }
 
 /** Builds the app and listens; a worker exits when told to or when its primary is gone. */
-async function serve(runJobs: boolean, fixtures: Fixtures | undefined): Promise<void> {
-  const { createApp } = await import('./app.js');
+async function serve(
+  app: Promise<typeof import('./app.js')>,
+  runJobs: boolean,
+  fixtures: Fixtures | undefined,
+): Promise<void> {
+  const { createApp } = await app;
   const accessLogLines = config.accessLog ? batchedLines((chunk) => process.stdout.write(chunk)) : undefined;
   if (accessLogLines) process.on('exit', accessLogLines.flush);
   const server = await createApp({
