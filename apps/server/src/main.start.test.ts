@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** Starts the built server with the demo data, asks for the version, and answers the built-in modules loaded by then. */
-async function builtInsAtFirstAnswer(): Promise<{ status: number; modules: string[] }> {
+async function builtInsAtFirstAnswer(): Promise<{ status: number; modules: string[]; firstChunk: string }> {
   const report = join(work, 'modules.json');
   const preload = join(work, 'report.cjs');
   await writeFile(
@@ -44,10 +44,12 @@ async function builtInsAtFirstAnswer(): Promise<{ status: number; modules: strin
     },
   );
   child = server;
+  let firstChunk: string | undefined;
   const origin = await new Promise<string>((resolve, reject) => {
     let output = '';
     server.once('exit', (code) => reject(new Error(`the server exited (${code}):\n${output}`)));
     server.stdout?.on('data', (chunk: Buffer) => {
+      firstChunk ??= chunk.toString();
       output += chunk.toString();
       const match = /listening on (http:\/\/[^/\s]+)\/api\/v4/.exec(output);
       if (match?.[1]) resolve(match[1]);
@@ -69,7 +71,7 @@ async function builtInsAtFirstAnswer(): Promise<{ status: number; modules: strin
   const builtIns = (modules ?? [])
     .filter((name) => name.startsWith('NativeModule '))
     .map((name) => name.slice('NativeModule '.length));
-  return { status: response.status, modules: builtIns };
+  return { status: response.status, modules: builtIns, firstChunk: firstChunk ?? '' };
 }
 
 describe('a start of the built server', () => {
@@ -81,5 +83,14 @@ describe('a start of the built server', () => {
     // What every answer needs is loaded: the list is the process's.
     expect(modules).toEqual(expect.arrayContaining(['http', 'net', 'zlib']));
     expect(modules.filter((name) => ['tls', 'https', 'assert', 'perf_hooks'].includes(name))).toEqual([]);
+  });
+
+  it('writes its start message at once, which a client reads its URL and tokens from', {
+    timeout: 120_000,
+  }, async () => {
+    const { firstChunk } = await builtInsAtFirstAnswer();
+    expect(firstChunk).toMatch(/^Collab API listening on http:/);
+    expect(firstChunk).toContain('Tokens (PRIVATE-TOKEN header):');
+    expect(firstChunk).toContain('collab-demo-maintainer-token');
   });
 });
