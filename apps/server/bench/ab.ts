@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadGeneratorName, measureInTurn, medianCpu, medianRate } from './load.js';
+import { cpuMicroseconds, loadGeneratorName, measureInTurn, medianCpu, medianRate } from './load.js';
 import {
   BENCH_TOKEN,
   runFinishedPipelines,
@@ -73,6 +73,18 @@ function builtCommit(rev: string): string {
   return dist;
 }
 
+/** Resolves once the process used under 5% of a core for a whole second (at most 30 s). */
+async function quiet(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const before = await cpuMicroseconds(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await cpuMicroseconds(pid);
+    if (before === undefined || after === undefined || after - before < 50_000) return;
+  }
+}
+
 const [path, ...sideTexts] = process.argv.slice(2);
 if (!path?.startsWith('/') || sideTexts.length < 2) {
   console.error(
@@ -99,6 +111,9 @@ try {
   }
   // Five finished pipelines on each side, as in `pnpm bench`.
   for (const server of servers) await runFinishedPipelines(server.origin);
+  // Measured once every side is quiet: what a start leaves running for a while (the collection of the
+  // warm-up's garbage, the pipelines' hook deliveries) is not counted against the first rounds of one side.
+  for (const server of servers) await quiet(server.child.pid);
   console.log(
     `${generator}, ${ROUNDS} rounds of ${SECONDS} s, sides in turn (reversed every other round): ${path}`,
   );
