@@ -23,18 +23,31 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 beside_log=$(mktemp)
-trap 'rm -f "$beside_log"' EXIT
+times_log=$(mktemp)
+trap 'total; rm -f "$beside_log" "$times_log"' EXIT
 
 # Each step prints its wall time and the CPU time of its processes (user and system, children included):
-# on a machine that others load, CPU seconds compare from run to run, wall seconds do not.
+# on a machine that others load, CPU seconds compare from run to run, wall seconds do not. A step runs in a
+# subshell of its own: `time` counts the CPU of the processes its shell reaps meanwhile, so a step that ran
+# beside and ended during this one would otherwise be counted in both. The run's total is printed at its end.
 load() {
   uptime | sed 's/.*load average: //'
 }
-timed() {
-  local name=$1
+timed() (
+  name=$1
   shift
-  local TIMEFORMAT="test: step '$name': %0R s wall, %0U s user + %0S s system CPU (load at its start $(load))"
+  TIMEFORMAT="test: step '$name': %0R s wall, %0U s user + %0S s system CPU (load at its start $(load))"
   time "$@"
+)
+# The CPU time of every process the run started, all reaped by now (`times`: the shell's line, then its
+# children's; run in this shell, not in a pipeline's subshell, which would have no children to count).
+total() {
+  local status=$?
+  times >"$times_log"
+  sed -n 2p "$times_log" | awk -v wall=$SECONDS -v status=$status -v load="$(load)" '{
+    split($1, u, /[ms]/); split($2, s, /[ms]/)
+    printf "test: total: %d s wall, %.0f s user + %.0f s system CPU, exit %d (load at the end %s)\n",
+      wall, u[1] * 60 + u[2], s[1] * 60 + s[2], status, load }'
 }
 
 # Runs "$@" in the background into beside_log; `joined` waits for it and prints that log.
