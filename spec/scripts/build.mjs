@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { withoutAnnotations } from './serverDocument.mjs';
 
 const specDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = join(specDir, 'dist');
@@ -26,6 +27,7 @@ const document = parse(readFileSync(bundledYaml, 'utf8'));
 document['x-generated'] = header;
 writeFileSync(bundledYaml, `# ${header}\n${readFileSync(bundledYaml, 'utf8')}`);
 writeFileSync(join(distDir, 'openapi.json'), `${JSON.stringify(document, null, 2)}\n`);
+writeFileSync(join(distDir, 'openapi.server.json'), `${JSON.stringify(withoutAnnotations(document))}\n`);
 
 // Fields with a default stay optional: they are optional in requests, and a default is not a promise of presence.
 const ast = await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false });

@@ -1,6 +1,6 @@
 // Builds the Express application: the validated API under /api/v4, then the docs, then the error handler.
 
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { accessRequestsArea } from './areas/accessRequests/index.js';
 import { appearanceArea, appearanceImagesRouter } from './areas/appearance/index.js';
 import { avatarsRouter } from './areas/avatars/index.js';
@@ -108,6 +108,15 @@ export interface AppOptions extends DataDirectoryOptions {
   accessLog?: (line: string) => void;
 }
 
+/** A handler made by the first request that reaches it (a router's routes are compiled when it is made). */
+export function madeOnFirstUse(make: () => RequestHandler): RequestHandler {
+  let handler: RequestHandler | undefined;
+  return (req, res, next) => {
+    handler ??= make();
+    return handler(req, res, next);
+  };
+}
+
 /** How long the server must have had no request before the warm-up compiles the next operation's validation. */
 const WARM_UP_AFTER_QUIET_MILLISECONDS = 200;
 
@@ -183,15 +192,16 @@ export async function createApp(options: AppOptions): Promise<CollabApp> {
       v4Api.middleware,
     ]),
   );
-  // After the API, so that API requests do not walk the docs routes first.
-  app.use(docsRouter());
+  // After the API, so that API requests do not walk the docs routes first. Each of these routers is made by
+  // the first request that reaches it, not at start: an API request never does.
+  app.use(madeOnFirstUse(() => docsRouter()));
   // Files uploaded to projects, at their `full_path` on the server's root (outside the API, as GitLab).
-  app.use(projectUploadsRouter(context));
+  app.use(madeOnFirstUse(() => projectUploadsRouter(context)));
   // The appearance's images, at GitLab's /uploads/-/system/appearance/... (outside the API, to anyone).
-  app.use(appearanceImagesRouter(context));
+  app.use(madeOnFirstUse(() => appearanceImagesRouter(context)));
   // The avatars of groups and projects, at GitLab's /uploads/-/system/<group|project>/avatar/... (to
   // whoever may see the group or project).
-  app.use(avatarsRouter(context));
+  app.use(madeOnFirstUse(() => avatarsRouter(context)));
 
   // The catch-all of a path nothing routes (an API path no operation has is the API's own 404).
   app.use((_req, res) => {

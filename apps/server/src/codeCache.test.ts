@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { announceFirstAnswer, buildHashOf, cacheFileName, runWithCodeCache } from './codeCache.js';
+import { announceFirstAnswer, buildHashOf, cacheFileName, runWithCodeCache, textOf } from './codeCache.js';
 
 const HASH = 'a'.repeat(64);
 
@@ -32,6 +32,13 @@ const cacheFiles = (): string[] => {
     return [];
   }
 };
+
+describe('textOf', () => {
+  it('reads a file of ASCII and one of UTF-8 beyond it as the text they hold', () => {
+    expect(textOf(Buffer.from('let a = "plain";\n'))).toBe('let a = "plain";\n');
+    expect(textOf(Buffer.from('let a = "déjà vu ’";\n', 'utf8'))).toBe('let a = "déjà vu ’";\n');
+  });
+});
 
 describe('buildHashOf', () => {
   it('reads the hash from the bundle header and nothing else', () => {

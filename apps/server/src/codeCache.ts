@@ -10,6 +10,7 @@
 // carries the build's hash (the bundle's first line), the Node.js version and its flags, so that a rebuild or
 // other flags read another file. A cache that cannot be read or written only costs the time it would save:
 // the server starts without it.
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** Emitted on `process` by the server once it has answered its first request (src/main.ts). */
-const FIRST_ANSWER_EVENT = 'collab-server:first-answer';
+export const FIRST_ANSWER_EVENT = 'collab-server:first-answer';
 
 /** Tells the code cache that the server has answered its first request: the moment to save the cache. */
 export function announceFirstAnswer(): void {
@@ -54,7 +55,7 @@ export type CodeCacheUse = 'used' | 'made' | 'none';
 export function runWithCodeCache(file: string): CodeCacheUse {
   // The first line (the hashbang of the entry or the build's header) stays, as a comment, so that the line
   // numbers of stack traces and of the source map hold.
-  const source = readFileSync(file, 'utf8');
+  const source = textOf(readFileSync(file));
   const buildHash = buildHashOf(source);
   const cacheFile = buildHash
     ? join(
@@ -106,6 +107,14 @@ function saveAfterFirstAnswerOrAtExit(script: Script, cacheFile: string): void {
   };
   (process as NodeJS.EventEmitter).once(FIRST_ANSWER_EVENT, save);
   process.once('exit', save);
+}
+
+/**
+ * The file's text. The build is ASCII (esbuild escapes the rest), and ASCII read as latin1 is the same text at a
+ * fraction of the cost of decoding UTF-8 (a few milliseconds of every start for the 3 MB bundle).
+ */
+export function textOf(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 function readIfPresent(file: string): Buffer | undefined {

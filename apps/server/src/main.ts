@@ -30,6 +30,10 @@ const config = configOrExit(process.argv.slice(2));
 void main();
 
 async function main(): Promise<void> {
+  const supervises = cluster.isPrimary && config.workers > 1;
+  // A process that serves loads the app's modules while the fixtures file is read: the read waits on the
+  // disk (and on a thread of libuv's pool), not on this thread.
+  const app = supervises ? undefined : import('./app.js');
   const fixturesPath = config.seed === 'demo' ? fileURLToPath(DEMO_FIXTURES_PATH) : config.seed;
   const fixtures = fixturesPath ? await readFixturesFile(fixturesPath) : undefined;
   if (config.conformanceConfigPath && !fixtures) {
@@ -38,13 +42,17 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  if (cluster.isPrimary && config.workers > 1) superviseWorkers(fixtures);
-  else await serve(cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1', fixtures);
+  if (app === undefined) superviseWorkers(fixtures);
+  else await serve(app, cluster.isPrimary || process.env[RUNS_JOBS_VARIABLE] === '1', fixtures);
 }
 
 /** Builds the app and listens; a worker exits when told to or when its primary is gone. */
-async function serve(runJobs: boolean, fixtures: Fixtures | undefined): Promise<void> {
-  const { createApp } = await import('./app.js');
+async function serve(
+  app: Promise<typeof import('./app.js')>,
+  runJobs: boolean,
+  fixtures: Fixtures | undefined,
+): Promise<void> {
+  const { createApp } = await app;
   const accessLogLines = config.accessLog ? batchedLines((chunk) => process.stdout.write(chunk)) : undefined;
   if (accessLogLines) process.on('exit', accessLogLines.flush);
   const server = await createApp({
@@ -139,44 +147,49 @@ function superviseWorkers(fixtures: Fixtures | undefined): void {
   fork(true);
 }
 
+/** The start message, written at once: one write to standard output, which a client waits for, not one a line. */
 function printWelcome(port: number, fixtures: Fixtures | undefined): void {
   const origin = `http://${config.host}:${port}`;
-  console.log(`Collab API listening on ${origin}/api/v4`);
-  console.log(`Docs: ${origin}/docs   Spec: ${origin}/openapi.json`);
-  console.log(`Data directory: ${config.dataDir}`);
+  const lines = [
+    `Collab API listening on ${origin}/api/v4`,
+    `Docs: ${origin}/docs   Spec: ${origin}/openapi.json`,
+    `Data directory: ${config.dataDir}`,
+  ];
   // The URL without its password.
-  if (config.databaseUrl) console.log(`Database: PostgreSQL at ${new URL(config.databaseUrl).host}`);
-  console.log(`Server processes: ${config.workers} (--workers)`);
+  if (config.databaseUrl) lines.push(`Database: PostgreSQL at ${new URL(config.databaseUrl).host}`);
+  lines.push(`Server processes: ${config.workers} (--workers)`);
   const instance = instanceSettings(fixtures?.instance);
-  console.log(
+  lines.push(
     instance.tier === 'premium'
       ? `Tier: premium (DELETE /projects/:id marks a project; removed after ${instance.deletionAdjournedPeriodDays} days unless POST /projects/:id/restore)`
       : 'Tier: free (DELETE /projects/:id removes a project at once)',
   );
-  if (fixtures) printTokens(fixtures);
+  if (fixtures) lines.push(...tokenLines(fixtures));
   if (config.conformanceConfigPath) {
     if (fixtures) writeConformanceConfig(config.conformanceConfigPath, fixtures, origin);
-    console.log(
+    lines.push(
       `Conformance config: ${config.conformanceConfigPath} (collab-conformance run --config ${config.conformanceConfigPath})`,
     );
   }
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-function printTokens({ users, groups }: Fixtures): void {
-  console.log('Tokens (PRIVATE-TOKEN header):');
+function tokenLines({ users, groups }: Fixtures): string[] {
+  const lines = ['Tokens (PRIVATE-TOKEN header):'];
   for (const user of users) {
     for (const token of user.tokens.filter((t) => !t.revoked)) {
-      console.log(`  ${user.username.padEnd(11)} ${token.scopes.join(',').padEnd(16)} ${token.token}`);
+      lines.push(`  ${user.username.padEnd(11)} ${token.scopes.join(',').padEnd(16)} ${token.token}`);
     }
   }
-  console.log('  (an administrator makes more: POST /users, then POST /users/<id>/personal_access_tokens)');
+  lines.push('  (an administrator makes more: POST /users, then POST /users/<id>/personal_access_tokens)');
   const scim = groups.filter((group) => group.saml?.enabled && group.saml.scim_token);
-  if (scim.length === 0) return;
-  console.log('SCIM tokens (Authorization: Bearer, under /api/scim/v2/groups/<group>/Users):');
+  if (scim.length === 0) return lines;
+  lines.push('SCIM tokens (Authorization: Bearer, under /api/scim/v2/groups/<group>/Users):');
   for (const group of scim) {
     const fullPath = group.parent ? `${group.parent}/${group.path}` : group.path;
-    console.log(`  ${fullPath.padEnd(28)} ${group.saml?.scim_token ?? ''}`);
+    lines.push(`  ${fullPath.padEnd(28)} ${group.saml?.scim_token ?? ''}`);
   }
+  return lines;
 }
 
 /** The configuration, or the usage text (exit 0) or a one-line error (exit 2) for a command line it cannot read. */

@@ -78,6 +78,10 @@ describe('the packed server', () => {
     expect(
       existsSync(join(app, 'node_modules/collab-server/node_modules/@collab/spec/dist/openapi.json')),
     ).toBe(true);
+    // The document the server reads at start (spec/scripts/serverDocument.mjs).
+    expect(
+      existsSync(join(app, 'node_modules/collab-server/node_modules/@collab/spec/dist/openapi.server.json')),
+    ).toBe(true);
     expect(
       existsSync(join(app, 'node_modules/collab-server/node_modules/@collab/docs/dist/index.html')),
     ).toBe(true);

@@ -5,7 +5,6 @@
 // backed off for failing again and again (backoff.ts).
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { ServerContext } from '../../core/context.js';
 import { afterAttempt, hookExecutable } from './backoff.js';
 import {
@@ -68,7 +67,7 @@ export interface AttemptResult {
  * POSTs `body` to `url` (or sends it with `options.method`) and waits for the response's status (its body is
  * not read). Never throws: a bad URL, a refused connection or the timeout come back as the error.
  */
-export function postJson(
+export async function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
@@ -78,11 +77,12 @@ export function postJson(
   try {
     target = new URL(url);
   } catch {
-    return Promise.resolve({ status: null, error: 'invalid URL' });
+    return { status: null, error: 'invalid URL' };
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:')
-    return Promise.resolve({ status: null, error: `unsupported scheme ${target.protocol}` });
-  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    return { status: null, error: `unsupported scheme ${target.protocol}` };
+  // node:https (and TLS behind it) is loaded by the first https delivery, not at every start of the server.
+  const send = target.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
     const settle = (result: AttemptResult): void => {

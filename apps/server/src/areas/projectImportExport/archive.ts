@@ -3,7 +3,6 @@
 // This module writes and reads that format; it knows nothing of HTTP, the database or jobs.
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as tar from 'tar';
 import { PROJECT_VISIBILITIES, type ProjectVisibility } from '../../core/access/newProjects.js';
 import type { GitRepository } from '../../core/git/repository.js';
 import { isValidBranchPattern } from '../protectedBranches/index.js';
@@ -180,6 +179,8 @@ export async function writeProjectArchive(
     const entries = repositoryEmpty
       ? [VERSION_FILE, PROJECT_FILE]
       : [VERSION_FILE, PROJECT_FILE, BUNDLE_FILE];
+    // tar (and the assert module it loads) is loaded on the first export, not at every start of the server.
+    const tar = await import('tar');
     await tar.create({ gzip: true, file: partial, cwd: staging, portable: true }, entries);
     await rename(partial, outputFile);
   } finally {
@@ -212,6 +213,7 @@ export async function readProjectArchive(
 ): Promise<Parsed<ProjectArchiveContents>> {
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
+  const tar = await import('tar');
   try {
     await tar.extract({
       file: archiveFile,

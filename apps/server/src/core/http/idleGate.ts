@@ -15,7 +15,8 @@ export interface IdleGate {
   markActivity(): void;
 }
 
-export function idleGate(now: () => number = () => performance.now()): IdleGate {
+// process.hrtime: monotonic, as performance.now(), whose first use loads a Node.js module during the start.
+export function idleGate(now: () => number = () => Number(process.hrtime.bigint()) / 1e6): IdleGate {
   let inFlight = 0;
   let lastActivity = now();
   const middleware: RequestHandler = (_req, res, next) => {

@@ -2,7 +2,7 @@
 // its parameters as GitLab does, express-openapi-validator (through its public options) validates it, and the
 // handler registered under the operation's operationId serves it.
 import { readFileSync } from 'node:fs';
-import { bundledSpecJsonPath } from '@collab/spec';
+import { serverSpecJsonPath } from '@collab/spec';
 import type { Express, RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { grapeParameters, indexReadings } from './grapeParameters.js';
@@ -15,6 +15,7 @@ import { inSeries } from './series.js';
 import {
   isObject,
   type Json,
+  METHODS,
   OperationIndex,
   type OperationOfDocument,
   operationsOf,
@@ -22,8 +23,12 @@ import {
 } from './specDocument.js';
 import { warmUpOperation } from './warmUp.js';
 
+/**
+ * The bundled spec as the server reads it: without descriptions and examples, which nothing of the server reads
+ * (spec/scripts/serverDocument.mjs); /openapi.json serves the full document.
+ */
 export function loadBundledSpec(): Json {
-  return JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as Json;
+  return JSON.parse(readFileSync(serverSpecJsonPath, 'utf8')) as Json;
 }
 
 /**
@@ -72,9 +77,19 @@ export function hasOwnServers(_path: string, item: Json): boolean {
   return Array.isArray(item.servers);
 }
 
-/** The operationIds of a document, for the start check. */
+/** The operationIds of a document, for the start check (without resolving parameters as operationsOf does). */
 export function operationIdsOf(spec: Json): string[] {
-  return operationsOf(spec).map(({ operation }) => String(operation.operationId));
+  const ids: string[] = [];
+  const paths = isObject(spec.paths) ? spec.paths : {};
+  for (const item of Object.values(paths)) {
+    const pathItem = resolve(spec, item);
+    if (!isObject(pathItem)) continue;
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (isObject(operation)) ids.push(String(operation.operationId));
+    }
+  }
+  return ids;
 }
 
 /** The base path a document's first server names (`/api/v4`). */

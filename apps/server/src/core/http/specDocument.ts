@@ -3,7 +3,7 @@
 
 export type Json = Record<string, unknown>;
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
+export const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head'];
 
 export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
