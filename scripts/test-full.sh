@@ -24,13 +24,14 @@ now() {
   echo "$(date -u +%H:%M:%S), $(uptime | sed 's/.*load/load/')"
 }
 # Each step ends with its wall time and the CPU time of its processes (children included), which compare
-# across loads.
+# across loads. It is timed in a subshell of its own: `time` counts what its shell reaps meanwhile, which in
+# this shell would include the step that ran beside when that one ends first.
 step() {
   local name=$1
   shift
   echo "test:full: $name ($(now))"
   local TIMEFORMAT="test:full: $name: %0R s wall, %0U s user + %0S s system CPU"
-  time "$@" || failed+=("$name")
+  (time "$@") || failed+=("$name")
 }
 
 # A step that mostly waits on pnpm, npm and tsc runs beside the next one: `beside` starts it into a log,

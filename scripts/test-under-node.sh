@@ -11,7 +11,7 @@
 # tool packed, installed and run); `runtime-servers` is `runtime-server`, the server's files of the set, and
 # `runtime-contract`, the conformance files of the set, which go through running servers. `pnpm test`
 # (scripts/test.sh) runs the first beside the server's tests and the second after them; in place of the third
-# it runs `postgres-contract` after the contract suite: the contract files of every area and those of the
+# it runs `postgres-contract` beside the contract suite: the contract files of every area and those of the
 # runtime set on PostgreSQL, so that one pass runs them under 24 and on PostgreSQL (`pnpm test:full` runs the
 # third under 22).
 #

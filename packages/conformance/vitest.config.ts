@@ -20,6 +20,13 @@ const FRESH_SERVER_FILES = ['cliFuzz', 'groups', 'projects'].map((name) => `test
  */
 const PACKING_FILES = ['package', 'toolOutside'].map((name) => `test/${name}.test.ts`);
 
+/**
+ * Test workers (each with its warm server): two, or COLLAB_CONFORMANCE_WORKERS. scripts/test.sh gives one to
+ * the run on PostgreSQL that goes beside the suite's own two. Set here, not with --maxWorkers: the warm
+ * servers' set-up counts the project's configured workers.
+ */
+const WORKERS = Number(process.env.COLLAB_CONFORMANCE_WORKERS ?? '') || 2;
+
 const ALL_FILES = ['test/**/*.test.ts'];
 const perProject = !sharedServer && !freshServers;
 
@@ -36,7 +43,7 @@ export default defineConfig({
     // Two cores run two files at a time comfortably. On a configured shared server the files run one after
     // the other: one file's new branches, pipelines and keys would otherwise show up in the lists and exports
     // another file is comparing.
-    maxWorkers: sharedServer ? 1 : 2,
+    maxWorkers: sharedServer ? 1 : WORKERS,
     // Against this repository's server each test worker has a warm server of its own, started and probed
     // once (scripts/warmServers.ts); the worker's files use it one after the other, as a configured server
     // (scripts/useWarmServer.ts). The files of FRESH_SERVER_FILES start their own.

@@ -6,8 +6,27 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { buildRecord } from '../../../scripts/buildRecord.mjs';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
+// What the build reads: skipped when none of it changed and dist/ is as the last build left it (prepack
+// after a build).
+const record = buildRecord(
+  packageDir,
+  [
+    { path: 'src' },
+    { path: 'tsconfig.build.json' },
+    { path: '../../tsconfig.base.json' },
+    { path: 'scripts/build.mjs' },
+    { path: 'node_modules/@collab/spec/dist/schema.d.ts' },
+    { path: 'node_modules/typescript/package.json' },
+  ],
+  'dist',
+);
+if (record.upToDate()) {
+  process.stdout.write('@collab/client: dist/ is up to date\n');
+  process.exit(0);
+}
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 const schema = new URL('../node_modules/@collab/spec/dist/schema.d.ts', import.meta.url);
 // Built aside and swapped in at the end: the workspace's other packages (the conformance suite) import
@@ -34,3 +53,4 @@ writeFileSync(
 if (existsSync(dist)) renameSync(dist, replaced);
 renameSync(building, dist);
 rmSync(replaced, { recursive: true, force: true });
+record.record();

@@ -60,7 +60,7 @@ describe('the docs page in Chromium', () => {
     await page.getByText('Search', { exact: false }).first().click();
     await page.getByPlaceholder('Search docs').fill('protected branch');
     await expect
-      .poll(async () => page.getByText('List protected branches').first().isVisible(), { timeout: 10_000 })
+      .poll(async () => page.getByText('List protected branches').first().isVisible(), { timeout: 30_000 })
       .toBe(true);
     await page.keyboard.press('Enter');
     // Redoc's telemetry is off in the page's options, and nothing it would have batched is sent: its
@@ -130,11 +130,11 @@ describe('the docs page in Chromium', () => {
     for (const operation of sample) {
       const summary = operation.summary ?? '';
       await tagItem(operation.tags?.[0] ?? '').click();
-      await expect.poll(async () => menuItem(summary).isVisible(), { timeout: 10_000 }).toBe(true);
+      await expect.poll(async () => menuItem(summary).isVisible(), { timeout: 30_000 }).toBe(true);
       await menuItem(summary).click();
       await expect
         .poll(async () => page.getByRole('heading', { name: summary }).first().isVisible(), {
-          timeout: 10_000,
+          timeout: 30_000,
         })
         .toBe(true);
     }
@@ -172,7 +172,7 @@ describe('the docs page in Chromium', () => {
           language = shown.label;
         }
         await expect
-          .poll(async () => ((await code.textContent()) ?? '').trim(), { timeout: 10_000 })
+          .poll(async () => ((await code.textContent()) ?? '').trim(), { timeout: 30_000 })
           .toBe(shown.source.trim());
         // Every line is readable in the panel: nothing runs past its right edge.
         const overflow = await code.evaluate((element) => element.scrollWidth - element.clientWidth);
@@ -246,11 +246,11 @@ async function openOperation(page: Page, operation: DocumentedOperation) {
   if (!(await link.isVisible())) {
     await menu.locator(`a[href="${route.split('/').slice(0, 2).join('/')}"]`).click();
   }
-  await expect.poll(async () => link.isVisible(), { timeout: 10_000 }).toBe(true);
+  await expect.poll(async () => link.isVisible(), { timeout: 30_000 }).toBe(true);
   // A click event on the link itself: in a long tag the sticky tag heading may cover the link's centre.
   await link.scrollIntoViewIfNeeded();
   await link.dispatchEvent('click');
-  await expect.poll(() => new URL(page.url()).hash, { timeout: 10_000 }).toBe(route);
+  await expect.poll(() => new URL(page.url()).hash, { timeout: 30_000 }).toBe(route);
   return page.locator(`[id="${route.slice(2)}"]`);
 }
 
@@ -280,7 +280,7 @@ async function expectInView(page: Page, operation: DocumentedOperation, route: s
     .toBe(true);
   // The menu marks it as the current item.
   const item = page.locator(`.menu-content a[href="${route}"] [data-testid="menu-item-label"]`);
-  await expect.poll(async () => item.getAttribute('data-active'), { timeout: 10_000 }).toBe('true');
+  await expect.poll(async () => item.getAttribute('data-active'), { timeout: 30_000 }).toBe('true');
 }
 
 function longestLine(operation: DocumentedOperation): number {

@@ -883,7 +883,11 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
   const PASSES = 'ok:\n  script: x\n';
   const FAILS = 'broken:\n  script: x\n  outcome: failed\n';
   // Long enough (declared seconds, scaled on the local server) to set the automatic merge while it runs.
-  const SLOW = 'slow:\n  script: sleep\n  duration: 800\n';
+  // The four tests that wait for such a pipeline run at once (it.concurrent, each with its own branch and
+  // merge request; only the first merges into main): their waits overlap instead of adding up. Each file
+  // says whose it is, so that their commits differ: one commit on two branches made in the same second would
+  // be one object, and the first merge would bring the other merge requests' head commit into main.
+  const slow = () => `slow:\n  script: sleep\n  duration: 800\n# ${unique('slow')}\n`;
 
   type Pipeline = components['schemas']['Pipeline'];
   const startPipeline = (ref: string) =>
@@ -968,8 +972,18 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect(merged).toMatchObject({ state: 'merged', sha: head });
   }, 120_000);
 
-  it('sets the merge for when the running head pipeline succeeds, then merges as the user who set it', async () => {
-    const source = await branchWith(project, CI_FILE, SLOW);
+  it('merges at once with auto_merge when the head pipeline already succeeded', async () => {
+    const source = await branchWith(project, CI_FILE, PASSES);
+    const mr = await createMr(project, { source_branch: source });
+    expect((await finished((await startPipeline(source)).id)).status).toBe('success');
+    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
+      json: { auto_merge: true },
+    });
+    expect(merged.state).toBe('merged');
+  }, 120_000);
+
+  it.concurrent('sets the merge for when the running head pipeline succeeds, then merges as the user who set it', async () => {
+    const source = await branchWith(project, CI_FILE, slow());
     const mr = await createMr(project, { source_branch: source });
     // No head pipeline: nothing to wait for.
     await send('developer', 'PUT', mergePath(mr.iid), 405, { json: { merge_when_pipeline_succeeds: true } });
@@ -996,18 +1010,8 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect(await systemNotes(project, mr.iid)).toEqual([enabled, 'merged']);
   }, 120_000);
 
-  it('merges at once with auto_merge when the head pipeline already succeeded', async () => {
-    const source = await branchWith(project, CI_FILE, PASSES);
-    const mr = await createMr(project, { source_branch: source });
-    expect((await finished((await startPipeline(source)).id)).status).toBe('success');
-    const merged = await send<MergeRequest>('developer', 'PUT', mergePath(mr.iid), 200, {
-      json: { auto_merge: true },
-    });
-    expect(merged.state).toBe('merged');
-  }, 120_000);
-
-  it('cancels the automatic merge when the source branch moves on', async () => {
-    const source = await branchWith(project, CI_FILE, SLOW);
+  it.concurrent('cancels the automatic merge when the source branch moves on', async () => {
+    const source = await branchWith(project, CI_FILE, slow());
     const mr = await createMr(project, { source_branch: source });
     const pipeline = await startPipeline(source);
     await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
@@ -1030,8 +1034,8 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect((await read(mr.iid)).state).toBe('opened');
   }, 120_000);
 
-  it('aborts the automatic merge when the merge request is closed', async () => {
-    const source = await branchWith(project, CI_FILE, SLOW);
+  it.concurrent('aborts the automatic merge when the merge request is closed', async () => {
+    const source = await branchWith(project, CI_FILE, slow());
     const mr = await createMr(project, { source_branch: source });
     const pipeline = await startPipeline(source);
     await send('developer', 'PUT', mergePath(mr.iid), 200, { json: { merge_when_pipeline_succeeds: true } });
@@ -1051,8 +1055,8 @@ describe('pipelines: merge_when_pipeline_succeeds and only_allow_merge_if_pipeli
     expect(await read(mr.iid)).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: false });
   }, 120_000);
 
-  it('cancels the automatic merge on request: those who may merge or the author (the role matrix)', async () => {
-    const source = await branchWith(project, CI_FILE, SLOW);
+  it.concurrent('cancels the automatic merge on request: those who may merge or the author (the role matrix)', async () => {
+    const source = await branchWith(project, CI_FILE, slow());
     const mr = await createMr(project, { source_branch: source });
     const pipeline = await startPipeline(source);
     const cancel = `${oneOf(project, mr.iid)}/cancel_merge_when_pipeline_succeeds`;
