@@ -172,4 +172,21 @@ describe.skipIf(!testsWantPostgres())('the PostgreSQL database', () => {
       ),
     ).toBe(false);
   });
+
+  it('survives the loss of a connection it holds between statements: the transaction fails, the next query works', async () => {
+    const [db, other] = [await open(), await open()];
+    if (!db || !other) throw new Error('not opened');
+    const lost = db.transaction().execute(async (trx) => {
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      // As when PostgreSQL restarts or an operator ends the session: the backend goes while the server holds
+      // its connection and runs no query on it, so the driver's client reports an error with no query to
+      // give it to (an unhandled 'error' event ends the process).
+      await sql`select pg_terminate_backend(${rows[0]?.pid}, 5000)`.execute(other);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sql`select 1`.execute(trx);
+    });
+    await expect(lost).rejects.toThrow();
+    const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db);
+    expect(rows).toEqual([{ one: 1 }]);
+  });
 });

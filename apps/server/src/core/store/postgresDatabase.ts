@@ -48,9 +48,12 @@ export function openPostgres(url: string): { db: Kysely<Database>; afterMigratio
     // SQLite. Every value the API stores fits in a double's 53 bits.
     types: { getTypeParser: typeParser },
   });
-  // An idle client whose server went away emits an error on the pool; without a listener it would end the
-  // process. The next query opens a new connection.
+  // A client whose server went away (PostgreSQL restarted, the session ended by an operator) emits an error:
+  // an idle one on the pool, one the server holds (between a transaction's statements) on itself. Without a
+  // listener either would end the process; the statement that uses the client next fails instead, the pool
+  // drops the client and the next query opens a new connection.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const writes = new LocalWrites();
   const db = new RetryingKysely<Database>({
     dialect: new LockingPostgresDialect({ pool }, writes),
