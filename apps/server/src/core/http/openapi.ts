@@ -21,6 +21,7 @@ import {
   operationsOf,
   resolve,
 } from './specDocument.js';
+import { memoPlanOf, ValidationMemo } from './validationMemo.js';
 import { warmUpOperation } from './warmUp.js';
 
 /**
@@ -238,13 +239,19 @@ export function operationsApi(options: ApiOptions): OperationsApi {
     );
     for (const template of templates) validatorOfPath.set(template, validate);
   }
+  // Response validation runs in the validator's chain: a request that skipped the chain would skip it too.
+  const memo = options.validateResponses ? undefined : new ValidationMemo();
+  const documented = new Map(operations.map((operation) => [operation.key, operation]));
   const steps = new Map<IndexedOperation, RequestHandler>();
   for (const operation of index.operations) {
     const handler = options.handlers.get(operation.operationId);
     if (handler === undefined) throw new Error(`no handler for ${operation.operationId}`);
     const validate = validatorOfPath.get(operation.template);
     if (validate === undefined) throw new Error(`no validator for ${operation.template}`);
-    steps.set(operation, inSeries([multipart, carriers, reading, validate, serve(handler)]));
+    const ofDocument = documented.get(operation.key);
+    const plan = memo && ofDocument ? memoPlanOf(ofDocument) : null;
+    const validated = memo && plan ? memo.around(validate, plan) : validate;
+    steps.set(operation, inSeries([multipart, carriers, reading, validated, serve(handler)]));
   }
 
   const middleware: RequestHandler = (req, res, next) => {
