@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase, todayIso } from './database.js';
-import { CachedUntilDatabaseChange, coalesced, databaseVersion } from './databaseVersion.js';
+import { CachedUntilDatabaseChange, databaseVersion, readsAfterEachTurn } from './databaseVersion.js';
 
 let dataDir: string;
 let db: Db;
@@ -115,46 +115,84 @@ describe('CachedUntilDatabaseChange', () => {
   });
 });
 
-describe('coalesced', () => {
+describe('readsAfterEachTurn', () => {
   /** A read whose runs are counted and end when the test says. */
-  function controlledRead() {
+  function controlledRead(maxAtOnce: number) {
     const runs: { end: (error?: Error) => void }[] = [];
-    const read = coalesced(
+    const read = readsAfterEachTurn(
       () =>
         new Promise<void>((resolve, reject) => {
           runs.push({ end: (error) => (error ? reject(error) : resolve()) });
         }),
+      maxAtOnce,
     );
     return { runs, read };
   }
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-  it('runs once for the callers that come while a run is under way, after that run, never beside it', async () => {
-    const { runs, read } = controlledRead();
+  it('serves the callers of one turn with one read, begun after the turn, after every one of them came', async () => {
+    const { runs, read } = controlledRead(3);
     const settled: string[] = [];
-    const first = read().then(() => settled.push('first'));
-    const second = read().then(() => settled.push('second'));
-    const third = read().then(() => settled.push('third'));
+    const calls = ['first', 'second', 'third'].map((name) => read().then(() => settled.push(name)));
+    // Nothing begins while the turn's callers are still coming.
+    expect(runs).toHaveLength(0);
+    await nextTurn();
     expect(runs).toHaveLength(1);
     runs[0]?.end();
-    await first;
-    expect(settled).toEqual(['first']);
-    // The callers that came during the first run get a run that began after they came.
-    expect(runs).toHaveLength(2);
-    runs[1]?.end();
-    await Promise.all([second, third]);
+    await Promise.all(calls);
     expect(settled).toEqual(['first', 'second', 'third']);
-    expect(runs).toHaveLength(2);
+    expect(runs).toHaveLength(1);
   });
 
-  it('runs again for a caller that comes once nothing is under way, and passes a failure to its callers', async () => {
-    const { runs, read } = controlledRead();
+  it('gives a caller of a later turn a read of its own, begun after it came, beside the one under way', async () => {
+    const { runs, read } = controlledRead(3);
+    const settled: string[] = [];
+    const early = read().then(() => settled.push('early'));
+    await nextTurn();
+    const late = read().then(() => settled.push('late'));
+    await nextTurn();
+    // The early read is still under way: the late caller does not wait for its end to get a read begun after it.
+    expect(runs).toHaveLength(2);
+    runs[1]?.end();
+    await late;
+    expect(settled).toEqual(['late']);
+    runs[0]?.end();
+    await early;
+    expect(settled).toEqual(['late', 'early']);
+  });
+
+  it('runs at most maxAtOnce reads; the callers beyond share the next read, begun when one ends', async () => {
+    const { runs, read } = controlledRead(2);
+    const calls: Promise<void>[] = [];
+    for (let turn = 0; turn < 4; turn++) {
+      calls.push(read());
+      await nextTurn();
+    }
+    expect(runs).toHaveLength(2);
+    calls.push(read());
+    runs[0]?.end();
+    await calls[0];
+    await nextTurn();
+    // The third and fourth turns' callers and the one that came since: one read for all of them.
+    expect(runs).toHaveLength(3);
+    runs[1]?.end();
+    runs[2]?.end();
+    await Promise.all(calls);
+    expect(runs).toHaveLength(3);
+  });
+
+  it('passes a failure to the callers of its read only, and reads again for the next caller', async () => {
+    const { runs, read } = controlledRead(3);
     const failed = read();
+    await nextTurn();
     const waiting = read();
+    await nextTurn();
     runs[0]?.end(new Error('gone'));
     await expect(failed).rejects.toThrow('gone');
-    runs[1]?.end(new Error('again'));
-    await expect(waiting).rejects.toThrow('again');
+    runs[1]?.end();
+    await expect(waiting).resolves.toBeUndefined();
     const later = read();
+    await nextTurn();
     expect(runs).toHaveLength(3);
     runs[2]?.end();
     await expect(later).resolves.toBeUndefined();

@@ -13,8 +13,9 @@
 // snapshot changes when a transaction that changed rows (or locked them) ends, in any instance, and with
 // nothing else: reads, statements that changed no row and transactions that only took the advisory write
 // lock leave it as it was. Two reads with the same snapshot see the same data. The snapshot is the
-// cluster's (transaction IDs are): writes to another database of the same cluster change it too. Requests
-// that come while the snapshot is being read share the next read (coalesced).
+// cluster's (transaction IDs are): writes to another database of the same cluster change it too. The requests
+// of one turn of the event loop share one read, sent after all of them came (readsAfterEachTurn); reads of
+// successive turns may overlap, and an older read's answer never replaces a newer one's.
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Db } from './database.js';
@@ -67,51 +68,69 @@ export function trackPostgresVersion(db: Db, writes: LocalWrites): void {
     return last.version;
   });
   const current = sql<{ snapshot: string }>`select pg_current_snapshot()::text as snapshot`;
+  // Reads may end out of order (each on its own connection of the pool): the newest sent that has ended wins.
+  let sent = 0;
+  let applied = 0;
   versionRefreshers.set(
     db,
-    coalesced(async () => {
+    readsAfterEachTurn(async () => {
+      const order = ++sent;
       const { rows } = await current.execute(db);
-      snapshot = rows[0]?.snapshot;
-    }),
+      if (order > applied) {
+        applied = order;
+        snapshot = rows[0]?.snapshot;
+      }
+    }, MAX_SNAPSHOT_READS_AT_ONCE),
   );
 }
 
+/** Snapshot reads under way at once, at most: each holds a connection of the pool (10). */
+const MAX_SNAPSHOT_READS_AT_ONCE = 3;
+
+interface Waiting {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function waiting(): Waiting {
+  let resolve: () => void = () => {};
+  let reject: (error: unknown) => void = () => {};
+  const promise = new Promise<void>((resolved, rejected) => {
+    resolve = resolved;
+    reject = rejected;
+  });
+  return { promise, resolve, reject };
+}
+
 /**
- * `read` run at most once at a time: a caller that comes while a run is under way gets the next run, which
- * starts as that one ends and serves every caller that came meanwhile. Each caller's run starts after the
- * caller came (what it reads is at least as new as the call), and runs never overlap (an older read never
- * ends after a newer one). Under load one query serves many requests.
+ * `read` for callers that each need a read begun after they called: the callers of one turn of the event
+ * loop share one read, begun once the turn's I/O is done (setImmediate: every request whose bytes were read
+ * in the turn has called by then), and reads of successive turns may run at once, at most `maxAtOnce`;
+ * callers beyond wait for the next read to begin, which serves all of them. Under load one read serves
+ * the requests of a turn, and a request waits for one read, not for the end of another one first.
  */
-export function coalesced(read: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  let following:
-    | { promise: Promise<void>; resolve: () => void; reject: (error: unknown) => void }
-    | undefined;
-  const begin = (): Promise<void> => {
-    const run = read();
-    running = run;
-    run.then(end, end);
-    return run;
-  };
-  // The next run begins in the same step as this one ends: no caller can come between and begin a third.
-  const end = (): void => {
-    running = undefined;
-    const waiting = following;
-    following = undefined;
-    if (waiting) begin().then(waiting.resolve, waiting.reject);
+export function readsAfterEachTurn(read: () => Promise<void>, maxAtOnce: number): () => Promise<void> {
+  let next: Waiting | undefined;
+  let running = 0;
+  const begin = (): void => {
+    if (next === undefined || running >= maxAtOnce) return;
+    const callers = next;
+    next = undefined;
+    running++;
+    read()
+      .then(callers.resolve, callers.reject)
+      .finally(() => {
+        running--;
+        begin();
+      });
   };
   return () => {
-    if (!running) return begin();
-    if (!following) {
-      let resolve: () => void = () => {};
-      let reject: (error: unknown) => void = () => {};
-      const promise = new Promise<void>((resolved, rejected) => {
-        resolve = resolved;
-        reject = rejected;
-      });
-      following = { promise, resolve, reject };
+    if (next === undefined) {
+      next = waiting();
+      setImmediate(begin);
     }
-    return following.promise;
+    return next.promise;
   };
 }
 
