@@ -43,6 +43,7 @@ interface Server {
 const HEADERS = { 'PRIVATE-TOKEN': BENCH_TOKEN };
 const PROJECT = '/api/v4/projects/acme%2Fwebsite';
 const WRITERS = 4;
+const WARM_UP_PER_READ_SECONDS = 5;
 
 function load(): string {
   return `load ${loadavg()
@@ -56,8 +57,20 @@ function median(values: readonly number[]): number {
 
 async function start(dataDir: string, workers: number, databaseUrl?: string): Promise<Server> {
   const server = await startServer({ dataDir, seed: 'demo', workers, validateResponses: false, databaseUrl });
-  if (workers === 1) await warmedUp(server.child);
+  await warmedUp(server.child, undefined, workers);
   return server;
+}
+
+/**
+ * Every server serves every read before anything is measured, the same time each: a process that has run a
+ * read's code for a while runs it faster (V8 optimizes what runs often), and the servers start cold where
+ * the comparisons put a warm process beside a cold one (the second instance beside the first, which served
+ * the first part).
+ */
+async function warmUpAll(options: PostgresBenchOptions, servers: readonly Server[]): Promise<void> {
+  for (const server of servers)
+    for (const [, path] of options.reads)
+      await drive(options.generator, `${server.origin}${PROJECT}${path}`, HEADERS, WARM_UP_PER_READ_SECONDS);
 }
 
 export async function runPostgres(options: PostgresBenchOptions): Promise<void> {
@@ -84,6 +97,7 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     // A second instance on the same database and data directory, started once the first has migrated.
     const second = await started(start(sharedDir, 1, database.url), false);
     const sqliteTwo = await started(start(await dataDir('sqlite-two'), 2));
+    await warmUpAll(options, servers);
     const pairs = {
       sqlite: { one: [sqlite, sqlite], two: [sqliteTwo, sqliteTwo] } satisfies Pair,
       postgres: { one: [postgres, postgres], two: [postgres, second], database: postmaster } satisfies Pair,
@@ -173,10 +187,12 @@ async function commitsBeside(options: PostgresBenchOptions, sqlite: Server, post
   console.log(
     `  ${'file commits'.padEnd(24)} ${onPostgres.toFixed(0).padStart(6)} commits/s on PostgreSQL   ${((onPostgres / onSqlite) * 100).toFixed(0)}% of SQLite (${onSqlite.toFixed(0)} commits/s; one after the other, median of ${options.rounds} rounds of ${perRound})`,
   );
-  const [bySqlite = 0, byPostgres = 0] = await writersInTurn(options, [
-    [sqlite, sqlite],
-    [postgres, postgres],
-  ]);
+  const [bySqlite = 0, byPostgres = 0] = (
+    await writersInTurn(options, [
+      [sqlite, sqlite],
+      [postgres, postgres],
+    ])
+  ).map(median);
   console.log(
     `  ${'file commits'.padEnd(24)} ${byPostgres.toFixed(0).padStart(6)} commits/s on PostgreSQL   ${((byPostgres / bySqlite) * 100).toFixed(0)}% of SQLite (${bySqlite.toFixed(0)} commits/s; by ${WRITERS} writers on ${WRITERS} branches)`,
   );
@@ -208,8 +224,15 @@ async function readsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres
     const [sqliteOne, sqliteTwo, postgresOne, postgresTwo] = results.map(
       (rounds) => medianResult(rounds).requestsPerSecond,
     ) as [number, number, number, number];
+    const [oneSqlite = [], twoSqlite = [], onePostgres = [], twoPostgres = []] = results.map((rounds) =>
+      rounds.map((round) => round.requestsPerSecond),
+    );
     console.log(
-      `  ${name.padEnd(24)} ${scaled(sqliteOne, sqliteTwo, postgresOne, postgresTwo, 'req/s')}${failures(...results)}`,
+      `  ${name.padEnd(24)} ${scaled(
+        { one: sqliteOne, two: sqliteTwo, multiple: medianMultiple(oneSqlite, twoSqlite) },
+        { one: postgresOne, two: postgresTwo, multiple: medianMultiple(onePostgres, twoPostgres) },
+        'req/s',
+      )}${failures(...results)}`,
     );
     const [cpuSqliteOne = [], cpuSqliteTwo = [], cpuPostgresOne = [], cpuPostgresTwo = []] = results;
     console.log(
@@ -219,36 +242,49 @@ async function readsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres
 }
 
 async function commitsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
-  const [sqliteOne = 0, sqliteTwo = 0, postgresOne = 0, postgresTwo = 0] = await writersInTurn(options, [
+  const [sqliteOne = [], sqliteTwo = [], postgresOne = [], postgresTwo = []] = await writersInTurn(options, [
     sqlite.one,
     sqlite.two,
     postgres.one,
     postgres.two,
   ]);
+  const setting = (one: number[], two: number[]): Setting => ({
+    one: median(one),
+    two: median(two),
+    multiple: medianMultiple(one, two),
+  });
   console.log(
-    `  ${`commits, ${WRITERS} writers`.padEnd(24)} ${scaled(sqliteOne, sqliteTwo, postgresOne, postgresTwo, 'commits/s')}`,
+    `  ${`commits, ${WRITERS} writers`.padEnd(24)} ${scaled(setting(sqliteOne, sqliteTwo), setting(postgresOne, postgresTwo), 'commits/s')}`,
   );
+}
+
+/** One setting's figures: the median rates of one and two processes, and the median of the multiples. */
+interface Setting {
+  one: number;
+  two: number;
+  multiple: number;
+}
+
+/**
+ * The median over the rounds of two processes' rate as a multiple of one's in the same round: the two
+ * figures of a round are measured one right after the other, so a drift of the machine's speed over the
+ * run (seen here: the same server at 1,500 and at 3,100 req/s a minute apart) weighs on both alike.
+ */
+function medianMultiple(one: readonly number[], two: readonly number[]): number {
+  return median(one.map((rate, round) => (two[round] ?? Number.NaN) / rate));
 }
 
 /**
  * "SQLite 2 workers N× 1; PostgreSQL 2 instances M× 1; gain G% of SQLite's": the gain is what two add over
  * one (the multiple less one), the issue's measure of how far a second instance goes.
  */
-function scaled(
-  sqliteOne: number,
-  sqliteTwo: number,
-  postgresOne: number,
-  postgresTwo: number,
-  unit: string,
-) {
-  const sqliteMultiple = sqliteTwo / sqliteOne;
-  const postgresMultiple = postgresTwo / postgresOne;
+function scaled(sqlite: Setting, postgres: Setting, unit: string) {
   // Two workers that gained nothing (a machine busy with other work) leave no gain to compare with.
   const gain =
-    sqliteMultiple > 1
-      ? `gain ${(((postgresMultiple - 1) / (sqliteMultiple - 1)) * 100).toFixed(0)}% of SQLite's`
+    sqlite.multiple > 1
+      ? `gain ${(((postgres.multiple - 1) / (sqlite.multiple - 1)) * 100).toFixed(0)}% of SQLite's`
       : 'no gain on SQLite to compare with';
-  return `SQLite 2 workers ${sqliteMultiple.toFixed(2)}x 1 (${sqliteTwo.toFixed(0)} / ${sqliteOne.toFixed(0)} ${unit}); PostgreSQL 2 instances ${postgresMultiple.toFixed(2)}x 1 (${postgresTwo.toFixed(0)} / ${postgresOne.toFixed(0)}); ${gain}, multiple ${((postgresMultiple / sqliteMultiple) * 100).toFixed(0)}% of SQLite's`;
+  return `SQLite 2 workers ${sqlite.multiple.toFixed(2)}x 1 (${sqlite.two.toFixed(0)} / ${sqlite.one.toFixed(0)} ${unit}); PostgreSQL 2 instances ${postgres.multiple.toFixed(2)}x 1 (${postgres.two.toFixed(0)} / ${postgres.one.toFixed(0)}); ${gain}, multiple ${((postgres.multiple / sqlite.multiple) * 100).toFixed(0)}% of SQLite's`;
 }
 
 function failures(...results: readonly LoadResult[][]): string {
@@ -330,7 +366,7 @@ let branchesMade = 0;
  * Commits per second by WRITERS writers, each on a branch of its own, half of them through each server of a
  * pair (the same server twice for one process); the settings in turn, round after round. Medians.
  */
-async function writersInTurn(options: PostgresBenchOptions, pairs: readonly Server[][]): Promise<number[]> {
+async function writersInTurn(options: PostgresBenchOptions, pairs: readonly Server[][]): Promise<number[][]> {
   const perWriter = Math.max(3, Math.ceil(options.commits / options.rounds / WRITERS));
   const branches: string[][] = [];
   for (const pair of pairs) {
@@ -359,7 +395,7 @@ async function writersInTurn(options: PostgresBenchOptions, pairs: readonly Serv
       rates[index]?.push(ok / ((performance.now() - startedAt) / 1000));
     }
   }
-  return rates.map(median);
+  return rates;
 }
 
 async function createBranch(server: Server, branch: string): Promise<void> {

@@ -59,16 +59,23 @@ export interface ServerOptions {
 
 /**
  * Resolves once a server started by startServer has compiled its validators (app.warmUp, which a build
- * that has it reports on stdout); at once for a build without it.
+ * that has it reports on stdout, once per process that serves): `processes` reports; at once for a build
+ * without it.
  */
-export async function warmedUp(child: ChildProcess, builtDir = BUILT_SERVER_DIR): Promise<void> {
+export async function warmedUp(
+  child: ChildProcess,
+  builtDir = BUILT_SERVER_DIR,
+  processes = 1,
+): Promise<void> {
   // The server's code is in dist/server.cjs since the code cache, in dist/main.js before (bench:ab's older builds).
   const code = existsSync(join(builtDir, 'server.cjs')) ? 'server.cjs' : 'main.js';
   const main = await readFile(join(builtDir, code), 'utf8');
   if (!main.includes('validators warm')) return;
+  let reports = 0;
   await new Promise<void>((resolve) => {
     child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('validators warm')) resolve();
+      reports += chunk.toString().split('validators warm').length - 1;
+      if (reports >= processes) resolve();
     });
   });
 }
