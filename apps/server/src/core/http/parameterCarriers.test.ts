@@ -1,10 +1,10 @@
 // Parameter carriers: the index of what each operation declares, and the middleware in the operations' steps
 // (before the real validator) (a small spec, a real Express app and real HTTP requests).
-import { request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from './errors.js';
+import { type Listening, listenOnFreePort } from './listening.testSupport.js';
 import { operationsApi } from './openapi.js';
 import { indexOperations, serializeParameter, topLevelName } from './parameterCarriers.js';
 import { parseQueryOncePerRequest } from './queryParser.js';
@@ -146,7 +146,7 @@ describe('query pairs', () => {
 });
 
 describe('the middleware in the validator chain', () => {
-  let server: Server;
+  let server: Listening;
   let base: string;
 
   beforeAll(async () => {
@@ -171,13 +171,11 @@ describe('the middleware in the validator chain', () => {
     );
     app.use(operationsApi({ apiSpec: spec(), handlers, validateResponses: false }).middleware);
     app.use(errorHandler);
-    server = await new Promise((resolve) => {
-      const started = app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    server = await listenOnFreePort(app);
+    base = `${server.origin}/api`;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   async function send(path: string, init: RequestInit = {}) {
@@ -188,7 +186,7 @@ describe('the middleware in the validator chain', () => {
 
   /** A GET of a path sent exactly as given (fetch %-encodes a quote in the query). */
   async function getRaw(path: string) {
-    const { port } = server.address() as AddressInfo;
+    const { port } = new URL(server.origin);
     return await new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
       const sent = request({ host: '127.0.0.1', port, path: `/api${path}` }, (response) => {
         let text = '';

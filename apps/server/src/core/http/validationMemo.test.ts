@@ -1,10 +1,9 @@
 // The validation memo: which operations it remembers, what a remembered request gets, and (through the real
 // validator in a real Express app over HTTP) that a request seen before gets what the validator gave it.
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from './errors.js';
+import { type Listening, listenOnFreePort } from './listening.testSupport.js';
 import { operationsApi } from './openapi.js';
 import { parseQueryOncePerRequest } from './queryParser.js';
 import { operationsOf } from './specDocument.js';
@@ -132,7 +131,7 @@ describe('copyQuery', () => {
 });
 
 describe('the memo in the validated API (real validator, real HTTP)', () => {
-  let server: Server;
+  let server: Listening;
   let base: string;
   const spec = {
     openapi: '3.1.0',
@@ -166,13 +165,11 @@ describe('the memo in the validated API (real validator, real HTTP)', () => {
     const handlers = new Map([['listThings', echo]]);
     app.use(operationsApi({ apiSpec: spec, handlers, validateResponses: false }).middleware);
     app.use(errorHandler);
-    server = await new Promise((resolve) => {
-      const started = app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    server = await listenOnFreePort(app);
+    base = `${server.origin}/api`;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   async function get(path: string, headers: Record<string, string> = {}) {

@@ -1,11 +1,10 @@
 // The validators' warm-up: every operation goes through its validator, no handler runs, nothing is sent, and
 // the API validates requests and responses afterwards as before (a small spec, a real Express app and real
 // HTTP requests).
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorHandler } from './errors.js';
+import { type Listening, listenOnFreePort } from './listening.testSupport.js';
 import { type OperationsApi, operationsApi } from './openapi.js';
 import { parseQueryOncePerRequest } from './queryParser.js';
 
@@ -46,7 +45,7 @@ function spec(): Record<string, unknown> {
 }
 
 describe('warmUp', () => {
-  let server: Server;
+  let server: Listening;
   let base: string;
   let api: OperationsApi;
   let app: express.Express;
@@ -70,13 +69,11 @@ describe('warmUp', () => {
     api = operationsApi({ apiSpec: spec(), handlers, validateResponses: true });
     app.use(api.middleware);
     app.use(errorHandler);
-    server = await new Promise((resolve) => {
-      const started = app.listen(0, '127.0.0.1', () => resolve(started));
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    server = await listenOnFreePort(app);
+    base = `${server.origin}/api`;
   });
   afterAll(async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   });
 
   it('runs every operation through its validator without calling a handler, each after the wait it is given', async () => {
