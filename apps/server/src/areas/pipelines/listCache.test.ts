@@ -1,5 +1,5 @@
 // The pipeline list's pages are kept until the next write, by project, filters and window
-// (store.ts pageOfPipelines): each read of the same page after a write sees the write, and pages that differ
+// (store.ts pageOfPipelines, through readNamedPageOf): each read of the same page after a write sees the write, and pages that differ
 // in a filter or the window are never confused.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

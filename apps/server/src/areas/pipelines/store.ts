@@ -3,8 +3,7 @@
 import type { Insertable, Transaction } from 'kysely';
 import type { QueryParams } from '../../core/http/types.js';
 import type { Db } from '../../core/store/database.js';
-import { CachedUntilDatabaseChange } from '../../core/store/databaseVersion.js';
-import { type Page, type PageWindow, readPageOf } from '../../core/store/paging.js';
+import { type Page, type PageWindow, readNamedPageOf, readPageOf } from '../../core/store/paging.js';
 import type {
   Database,
   PipelineJobsTable,
@@ -159,13 +158,6 @@ export function insertPipeline(
   });
 }
 
-/**
- * The pages of pipelines read since the last write, by project, filters and window: a page kept by
- * readPageOf is found by its compiled statement, and building and compiling the statement cost more than
- * the rest of a list polled between two writes (a dashboard's).
- */
-const pipelinePages = new CachedUntilDatabaseChange<Page<PipelineListRow>>(200);
-
 type PipelineListRow = Awaited<ReturnType<typeof readPageOfPipelines>>['items'][number];
 
 /** One page of the project's pipelines with the list's filters and order. */
@@ -176,8 +168,8 @@ export function pageOfPipelines(
   window: PageWindow,
 ): Promise<Page<PipelineListRow>> {
   // Every filter the statement reads is in the query (its keys in the order the route wrote them).
-  const key = JSON.stringify([projectId, window.offset, window.limit, query]);
-  return pipelinePages.get(db, key, () => readPageOfPipelines(db, projectId, query, window));
+  const key = JSON.stringify(['pipelines', projectId, window.offset, window.limit, query]);
+  return readNamedPageOf(db, key, () => readPageOfPipelines(db, projectId, query, window));
 }
 
 function readPageOfPipelines(

@@ -10,7 +10,7 @@ import {
 } from '../http/pagination.testSupport.js';
 import type { Schemas } from '../http/types.js';
 import { openDatabase } from './database.js';
-import { countKeyOf } from './paging.js';
+import { countKeyOf, readNamedPageOf } from './paging.js';
 import { testDatabaseOf } from './testPostgres.js';
 
 const COUNT = 10_000;
@@ -152,6 +152,28 @@ describe('a page read again', () => {
     const again = await server.get(path);
     expect(ids(again.body)).toEqual(ids(first.body));
     expect((again.body as Schemas['DeployKey'][])[0]?.title).toBe('renamed elsewhere');
+  });
+});
+
+describe('a page named by its caller (readNamedPageOf)', () => {
+  it('is read once between writes, again after a write, and apart from pages of other names', async () => {
+    const { db } = server.app.context;
+    let reads = 0;
+    const read = (total: number) => async () => {
+      reads++;
+      return { items: [reads], total };
+    };
+    const first = await readNamedPageOf(db, 'test-list:1', read(1));
+    expect(await readNamedPageOf(db, 'test-list:1', read(1))).toBe(first);
+    expect(reads).toBe(1);
+    expect(await readNamedPageOf(db, 'test-list:2', read(2))).toEqual({ items: [2], total: 2 });
+    await db
+      .updateTable('deploy_keys')
+      .set({ title: 'renamed here' })
+      .where('id', '=', keyIds[0] ?? 0)
+      .execute();
+    expect(await readNamedPageOf(db, 'test-list:1', read(1))).toEqual({ items: [3], total: 1 });
+    expect(reads).toBe(3);
   });
 });
 

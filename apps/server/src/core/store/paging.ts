@@ -58,6 +58,24 @@ export async function readPageOf<DB, TB extends keyof DB, O>(
   return { items: items as O[], total };
 }
 
+// Whole pages (rows and total) by the key their caller names them with.
+const namedPages = new CachedUntilDatabaseChange<Page<unknown>>(200);
+
+/**
+ * A page found by a key its caller names it with, before its statement is built: readPageOf finds a kept page
+ * only by the compiled statement, and building and compiling it cost more than the rest of a list read again
+ * between two writes (a dashboard polling a project's pipelines). `key` must hold every value the list's
+ * statement reads (the parent's id, each filter, the order, the window) and start with the list's name;
+ * `read` reads the page on a miss (with readPageOf). Kept until the database changes, as readPageOf's.
+ */
+export async function readNamedPageOf<O>(
+  db: Db,
+  key: string,
+  read: () => Promise<Page<O>>,
+): Promise<Page<O>> {
+  return (await namedPages.get(db, key, read)) as Page<O>;
+}
+
 /**
  * Every window of one filtered and ordered query has the same count: the key is the query without its
  * `limit ? offset ?` (Kysely puts them last; `limit $n offset $m` on PostgreSQL), or the whole query if it
