@@ -181,6 +181,18 @@ describe('readsAfterEachTurn', () => {
     expect(runs).toHaveLength(3);
   });
 
+  it('fails the callers of a read that throws at once, and goes on', async () => {
+    let calls = 0;
+    const read = readsAfterEachTurn(() => {
+      calls++;
+      if (calls === 1) throw new Error('thrown');
+      return Promise.resolve();
+    }, 1);
+    await expect(read()).rejects.toThrow('thrown');
+    await expect(read()).resolves.toBeUndefined();
+    expect(calls).toBe(2);
+  });
+
   it('passes a failure to the callers of its read only, and reads again for the next caller', async () => {
     const { runs, read } = controlledRead(3);
     const failed = read();

@@ -118,7 +118,14 @@ export function readsAfterEachTurn(read: () => Promise<void>, maxAtOnce: number)
     const callers = next;
     next = undefined;
     running++;
-    read()
+    // A read that throws at once fails its callers as one that rejects does (never the event loop).
+    let run: Promise<void>;
+    try {
+      run = read();
+    } catch (error) {
+      run = Promise.reject(error);
+    }
+    run
       .then(callers.resolve, callers.reject)
       .finally(() => {
         running--;
