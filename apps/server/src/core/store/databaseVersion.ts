@@ -125,12 +125,10 @@ export function readsAfterEachTurn(read: () => Promise<void>, maxAtOnce: number)
     } catch (error) {
       run = Promise.reject(error);
     }
-    run
-      .then(callers.resolve, callers.reject)
-      .finally(() => {
-        running--;
-        begin();
-      });
+    run.then(callers.resolve, callers.reject).finally(() => {
+      running--;
+      begin();
+    });
   };
   return () => {
     if (next === undefined) {
