@@ -241,15 +241,14 @@ export function operationsApi(options: ApiOptions): OperationsApi {
   }
   // Response validation runs in the validator's chain: a request that skipped the chain would skip it too.
   const memo = options.validateResponses ? undefined : new ValidationMemo();
-  const documented = new Map(operations.map((operation) => [operation.key, operation]));
+  const plans = new OperationIndex(operations, memoPlanOf);
   const steps = new Map<IndexedOperation, RequestHandler>();
   for (const operation of index.operations) {
     const handler = options.handlers.get(operation.operationId);
     if (handler === undefined) throw new Error(`no handler for ${operation.operationId}`);
     const validate = validatorOfPath.get(operation.template);
     if (validate === undefined) throw new Error(`no validator for ${operation.template}`);
-    const ofDocument = documented.get(operation.key);
-    const plan = memo && ofDocument ? memoPlanOf(ofDocument) : null;
+    const plan = memo ? plans.get(operation.key) : undefined;
     const validated = memo && plan ? memo.around(validate, plan) : validate;
     steps.set(operation, inSeries([multipart, carriers, reading, validated, serve(handler)]));
   }

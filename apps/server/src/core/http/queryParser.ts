@@ -22,19 +22,15 @@ export function fastQueryParser(extended: QueryParser): QueryParser {
  */
 function asPlainObject(parsed: Record<string, unknown>): Record<string, unknown> {
   const plain: Record<string, unknown> = {};
-  for (const key of Object.keys(parsed)) {
-    if (key === '__proto__') {
-      Object.defineProperty(plain, key, {
-        value: parsed[key],
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      plain[key] = parsed[key];
-    }
-  }
+  for (const key of Object.keys(parsed)) setOwnProperty(plain, key, parsed[key]);
   return plain;
+}
+
+/** Sets `key` as an own enumerable property, `__proto__` included (an assignment would set the prototype). */
+export function setOwnProperty(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** The query string of a request URL (what follows the first `?`), or null, as Express hands it to the parser. */

@@ -9,6 +9,7 @@
 // remembered, and only when responses are not validated (response validation is part of the validator's
 // chain).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { setOwnProperty } from './queryParser.js';
 import type { OperationOfDocument } from './specDocument.js';
 
 /** The most requests remembered per API; all are forgotten when it is full. */
@@ -37,12 +38,8 @@ export function copyQuery(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyQuery);
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    const item = copyQuery((value as Record<string, unknown>)[key]);
-    if (key === '__proto__')
-      Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
-    else copy[key] = item;
-  }
+  for (const key of Object.keys(value))
+    setOwnProperty(copy, key, copyQuery((value as Record<string, unknown>)[key]));
   return copy;
 }
 
