@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase } from '../store/database.js';
 import { SQLite } from '../store/sqliteDriver.js';
@@ -157,6 +158,32 @@ describe('JobQueue', () => {
     expect(Object.fromEntries(runs)).toEqual({ 0: 1, 1: 1, 2: 1, 3: 1, 4: 1 });
     const states = await db.selectFrom('jobs').select('state').execute();
     expect(states.map((row) => row.state)).toEqual(Array(5).fill('done'));
+  });
+
+  it('goes on looking for due jobs after its looks failed (its database unreachable), logging once', async () => {
+    const runs = new Map<number, number>();
+    const queue = await queueOnOwnConnection(runs);
+    const db = databases[0] as Db;
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await queue.start();
+      // Every look fails while the table is away, as every query does while the database restarts.
+      await sql`alter table jobs rename to jobs_away`.execute(db);
+      await vi.waitFor(() => expect(log).toHaveBeenCalledTimes(1));
+      // Many more polls (5 ms each) fail meanwhile, without another line.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0]?.[0])).toContain('looking for due jobs failed');
+      await sql`alter table jobs_away rename to jobs`.execute(db);
+      await queue.enqueue('count', { n: 1 });
+      await vi.waitFor(() => expect(runs.get(1)).toBe(1));
+      await queue.idle();
+      await queue.stop();
+      expect(log).toHaveBeenCalledTimes(2);
+      expect(String(log.mock.calls[1]?.[0])).toContain('works again');
+    } finally {
+      log.mockRestore();
+    }
   });
 
   // SQLite's write lock, held by another connection of the same file.

@@ -44,6 +44,8 @@ export class JobQueue {
   private nextRecoveryAt = 0;
   /** A look for due jobs is scheduled after an enqueue. */
   private wakingSoon = false;
+  /** When the looks for due jobs began to fail (undefined while they work). */
+  private failingSince: number | undefined;
 
   constructor(
     private readonly db: Db,
@@ -196,10 +198,33 @@ export class JobQueue {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.wakingSoon = false;
-    this.running = this.runDueJobs().finally(() => {
-      this.running = undefined;
-      if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.pollIntervalMs);
-    });
+    this.running = this.runDueJobs()
+      .then(
+        () => this.lookSucceeded(),
+        (error: unknown) => this.lookFailed(error),
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (!this.stopped) this.timer = setTimeout(() => this.wake(), this.pollIntervalMs);
+      });
+  }
+
+  /**
+   * A look that failed (the database unreachable: PostgreSQL restarting, a disk full) is tried again at the
+   * next poll, as a failed touch is: an instance outlives its database's outage instead of ending on an
+   * unhandled rejection. Its claimed jobs go back to the queue once their lease is over. The first failure
+   * of a run of them is logged, and the recovery, so that an outage writes two lines, not one per poll.
+   */
+  private lookFailed(error: unknown): void {
+    if (this.failingSince !== undefined) return;
+    this.failingSince = Date.now();
+    console.error('jobs: looking for due jobs failed; trying again every poll:', error);
+  }
+
+  private lookSucceeded(): void {
+    if (this.failingSince === undefined) return;
+    console.error(`jobs: looking for due jobs works again after ${Date.now() - this.failingSince} ms`);
+    this.failingSince = undefined;
   }
 
   private async runDueJobs(): Promise<void> {
