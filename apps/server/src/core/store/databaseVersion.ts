@@ -17,7 +17,6 @@
 // of one turn of the event loop share one read, sent after all of them came (readsAfterEachTurn); reads of
 // successive turns may overlap, and an older read's answer never replaces a newer one's.
 import type { Database as SqliteDatabase } from 'better-sqlite3';
-import { sql } from 'kysely';
 import type { Db } from './database.js';
 
 const versionReaders = new WeakMap<Db, () => string | undefined>();
@@ -57,7 +56,15 @@ export class LocalWrites {
   }
 }
 
-export function trackPostgresVersion(db: Db, writes: LocalWrites): void {
+/**
+ * `readSnapshot` gives the database's current snapshot (`pg_current_snapshot()` as text): the driver reads it
+ * without the query builder, as nearly every request waits for one.
+ */
+export function trackPostgresVersion(
+  db: Db,
+  writes: LocalWrites,
+  readSnapshot: () => Promise<string | undefined>,
+): void {
   let snapshot: string | undefined;
   let last = { writes: -1, snapshot: '', version: '' };
   versionReaders.set(db, () => {
@@ -67,7 +74,6 @@ export function trackPostgresVersion(db: Db, writes: LocalWrites): void {
     }
     return last.version;
   });
-  const current = sql<{ snapshot: string }>`select pg_current_snapshot()::text as snapshot`;
   // Reads may end out of order (each on its own connection of the pool): the newest sent that has ended wins.
   let sent = 0;
   let applied = 0;
@@ -75,10 +81,10 @@ export function trackPostgresVersion(db: Db, writes: LocalWrites): void {
     db,
     readsAfterEachTurn(async () => {
       const order = ++sent;
-      const { rows } = await current.execute(db);
+      const read = await readSnapshot();
       if (order > applied) {
         applied = order;
-        snapshot = rows[0]?.snapshot;
+        snapshot = read;
       }
     }, MAX_SNAPSHOT_READS_AT_ONCE),
   );

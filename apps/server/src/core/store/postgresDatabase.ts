@@ -59,7 +59,23 @@ export function openPostgres(url: string): { db: Kysely<Database>; afterMigratio
     dialect: new LockingPostgresDialect({ pool }, writes),
     plugins: [new PortableSchemaPlugin()],
   });
-  return { db, afterMigration: () => trackPostgresVersion(db, writes) };
+  return { db, afterMigration: () => trackPostgresVersion(db, writes, () => currentSnapshot(pool)) };
+}
+
+/**
+ * The database's current snapshot, read as cheaply as a query goes, as nearly every request waits for one:
+ * straight from the pool, by a statement each connection prepares once, its row as an array. For a query
+ * this small, Kysely's path (a checkout, its plugins, the result's transformation) costs more than the query.
+ */
+const CURRENT_SNAPSHOT = {
+  name: 'collab_current_snapshot',
+  text: 'select pg_current_snapshot()::text',
+  rowMode: 'array',
+} as const;
+
+async function currentSnapshot(pool: pg.Pool): Promise<string | undefined> {
+  const { rows } = await pool.query<[string]>(CURRENT_SNAPSHOT);
+  return rows[0]?.[0];
 }
 
 const INT8_OID = 20;
