@@ -73,9 +73,8 @@ async function start(dataDir: string, databaseUrl?: string): Promise<Server> {
 
 /**
  * Every server serves every read before anything is measured, the same time each: a process that has run a
- * read's code for a while runs it faster (V8 optimizes what runs often), and the servers start cold where
- * the comparisons put a warm process beside a cold one (the second instance beside the first, which served
- * the first part).
+ * read's code for a while runs it faster (V8 optimizes what runs often), and a pair's first process has
+ * served its pipelines' requests before the second one started.
  */
 async function warmUpAll(options: PostgresBenchOptions, servers: readonly Server[]): Promise<void> {
   for (const server of servers)
@@ -95,22 +94,20 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
   };
   // A pair's second process starts once the first has migrated, and shares the first one's five finished
   // pipelines.
-  const pairOn = async (dir: string, databaseUrl?: string): Promise<[Server, Server]> => {
-    const first = await start(dir, databaseUrl);
+  const pairOn = async (dir: string, database?: { url: string; postmaster: number | undefined }) => {
+    const first = await start(dir, database?.url);
     servers.push(first);
     await runFinishedPipelines(first.origin);
-    const second = await start(dir, databaseUrl);
+    const second = await start(dir, database?.url);
     servers.push(second);
-    return [first, second];
+    return { first, second, database: database?.postmaster } satisfies Pair;
   };
   try {
-    const [sqliteFirst, sqliteSecond] = await pairOn(await dataDir('sqlite'));
+    const sqlite = await pairOn(await dataDir('sqlite'));
     const sharedDir = await dataDir('postgres');
-    const database = await testDatabaseFor(cluster.adminUrl, sharedDir);
-    const [postgresFirst, postgresSecond] = await pairOn(sharedDir, database.url);
+    const { url } = await testDatabaseFor(cluster.adminUrl, sharedDir);
+    const postgres = await pairOn(sharedDir, { url, postmaster });
     await warmUpAll(options, servers);
-    const sqlite: Pair = { first: sqliteFirst, second: sqliteSecond };
-    const postgres: Pair = { first: postgresFirst, second: postgresSecond, database: postmaster };
     // The reads first, on servers nothing has written to since their pipelines ran: a commit leaves work
     // behind for minutes (its hooks' deliveries retried after 10 s and 1 min, its pipelines), which would be
     // counted against whatever is measured next, and unevenly (only the servers that took the commits).
@@ -122,7 +119,7 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
     );
     await readsOfPairs(options, sqlite, postgres);
     console.log(`\ncommits, after the reads (${load()})`);
-    await commitsBeside(options, sqliteFirst, postgresFirst);
+    await commitsOneAfterTheOther(options, sqlite.first, postgres.first);
     await commitsScaled(options, sqlite, postgres);
     console.log(`  (${load()} at the end)`);
   } finally {
@@ -154,8 +151,12 @@ function cpuText(rounds: readonly ReadResult[]): string {
     : `${server.toFixed(0)} us (server)`;
 }
 
-/** File commits one after the other on each backend, in turn, round after round; then by 4 writers. */
-async function commitsBeside(options: PostgresBenchOptions, sqlite: Server, postgres: Server): Promise<void> {
+/** File commits one after the other on each backend, in turn, round after round. */
+async function commitsOneAfterTheOther(
+  options: PostgresBenchOptions,
+  sqlite: Server,
+  postgres: Server,
+): Promise<void> {
   const perRound = Math.max(5, Math.ceil(options.commits / options.rounds));
   const rates: [number[], number[]] = [[], []];
   for (let round = 0; round < options.rounds; round++) {
@@ -169,15 +170,6 @@ async function commitsBeside(options: PostgresBenchOptions, sqlite: Server, post
   const [onSqlite, onPostgres] = rates.map(median) as [number, number];
   console.log(
     `  ${'file commits'.padEnd(24)} ${onPostgres.toFixed(0).padStart(6)} commits/s on PostgreSQL   ${((onPostgres / onSqlite) * 100).toFixed(0)}% of SQLite (${onSqlite.toFixed(0)} commits/s; one after the other, median of ${options.rounds} rounds of ${perRound})`,
-  );
-  const [bySqlite = 0, byPostgres = 0] = (
-    await writersInTurn(options, [
-      [sqlite, sqlite],
-      [postgres, postgres],
-    ])
-  ).map(median);
-  console.log(
-    `  ${'file commits'.padEnd(24)} ${byPostgres.toFixed(0).padStart(6)} commits/s on PostgreSQL   ${((byPostgres / bySqlite) * 100).toFixed(0)}% of SQLite (${bySqlite.toFixed(0)} commits/s; by ${WRITERS} writers on ${WRITERS} branches)`,
   );
 }
 
@@ -211,9 +203,9 @@ function pairRounds([first = [], second = [], both = []]: readonly number[][]): 
   };
 }
 
-/** The median over the rounds of `over`'s figure as a ratio of `under`'s in the same round. */
-function medianRatio(over: readonly number[], under: readonly number[]): number {
-  return median(over.map((value, round) => value / (under[round] ?? Number.NaN)));
+/** Each round's figure of `over` as a ratio of `under`'s in the same round. */
+function roundRatios(over: readonly number[], under: readonly number[]): number[] {
+  return over.map((value, round) => value / (under[round] ?? Number.NaN));
 }
 
 /**
@@ -237,7 +229,7 @@ async function readsOfPairs(options: PostgresBenchOptions, sqlite: Pair, postgre
     const rates = results.map((rounds) => rounds.map((round) => round.requestsPerSecond));
     const onSqlite = pairRounds(rates.slice(0, 3));
     const onPostgres = pairRounds(rates.slice(3));
-    const share = medianRatio(onPostgres.one, onSqlite.one) * 100;
+    const share = median(roundRatios(onPostgres.one, onSqlite.one)) * 100;
     const p50 = (rounds: readonly ReadResult[][]) => median(rounds.flat().map((round) => round.p50Ms));
     console.log(
       `  ${name.padEnd(24)} one process: ${median(onPostgres.one).toFixed(0).padStart(6)} req/s on PostgreSQL, p50 ${p50(results.slice(3, 5)).toFixed(1)} ms, ${share.toFixed(0)}% of SQLite's (${median(onSqlite.one).toFixed(0)} req/s, p50 ${p50(results.slice(0, 2)).toFixed(1)} ms)${failures(...results)}`,
@@ -249,11 +241,20 @@ async function readsOfPairs(options: PostgresBenchOptions, sqlite: Pair, postgre
   }
 }
 
-/** Commits by WRITERS writers on each pair's six settings in turn (as the reads): two as a multiple of one. */
+/**
+ * Commits by WRITERS writers on each pair's six settings in turn (as the reads): one process on PostgreSQL as
+ * a share of one on SQLite, two as a multiple of one.
+ */
 async function commitsScaled(options: PostgresBenchOptions, sqlite: Pair, postgres: Pair): Promise<void> {
   const rates = await writersInTurn(options, [...settingsOf(sqlite), ...settingsOf(postgres)]);
+  const onSqlite = pairRounds(rates.slice(0, 3));
+  const onPostgres = pairRounds(rates.slice(3));
+  const share = median(roundRatios(onPostgres.one, onSqlite.one)) * 100;
   console.log(
-    `  ${`commits, ${WRITERS} writers`.padEnd(24)} two: ${scaled(pairRounds(rates.slice(0, 3)), pairRounds(rates.slice(3)), 'commits/s')}`,
+    `  ${'file commits'.padEnd(24)} ${median(onPostgres.one).toFixed(0).padStart(6)} commits/s on PostgreSQL   ${share.toFixed(0)}% of SQLite (${median(onSqlite.one).toFixed(0)} commits/s; by ${WRITERS} writers on ${WRITERS} branches, one process)`,
+  );
+  console.log(
+    `  ${`commits, ${WRITERS} writers`.padEnd(24)} two: ${scaled(onSqlite, onPostgres, 'commits/s')}`,
   );
 }
 
@@ -263,8 +264,7 @@ async function commitsScaled(options: PostgresBenchOptions, sqlite: Pair, postgr
  * second instance goes. Beside each multiple, the lowest and highest of the rounds'.
  */
 function scaled(sqlite: PairRounds, postgres: PairRounds, unit: string): string {
-  const multiples = (rounds: PairRounds) =>
-    rounds.two.map((rate, round) => rate / (rounds.one[round] ?? Number.NaN));
+  const multiples = (rounds: PairRounds) => roundRatios(rounds.two, rounds.one);
   const text = (backend: string, rounds: PairRounds) => {
     const all = multiples(rounds);
     return `${backend} ${median(all).toFixed(2)}x one (${median(rounds.two).toFixed(0)} / ${median(rounds.one).toFixed(0)} ${unit}; rounds ${Math.min(...all).toFixed(2)}-${Math.max(...all).toFixed(2)})`;
