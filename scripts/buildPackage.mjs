@@ -14,7 +14,7 @@ import { buildRecord } from './buildRecord.mjs';
  *   packageDir: string,
  *   inputs: import('./buildRecord.mjs').Input[],
  *   finish?: (building: string) => void,
- * }} build `inputs`: what the build reads besides the package's src/, tsconfig files, build script and
+ * }} build `inputs`: what the build reads besides the package's src/, tsconfig files, build scripts and
  *   TypeScript's version; `finish`: what the package adds to the built folder before it becomes dist/.
  */
 export function buildPackage({ name, packageDir, inputs, finish }) {
@@ -25,6 +25,8 @@ export function buildPackage({ name, packageDir, inputs, finish }) {
       { path: 'tsconfig.build.json' },
       { path: '../../tsconfig.base.json' },
       { path: 'scripts/build.mjs' },
+      // This file: the build's steps are here, not in the package's build.mjs.
+      { path: '../../scripts/buildPackage.mjs' },
       { path: 'node_modules/typescript/package.json' },
       ...inputs,
     ],
