@@ -1,6 +1,7 @@
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLog, accessLogLine, batchedLines, FILTERED, loggablePath } from './accessLog.js';
+import { type Listening, listenOnFreePort } from './listening.testSupport.js';
 
 describe('loggablePath', () => {
   it('keeps a path without a query as it is', () => {
@@ -32,8 +33,8 @@ describe('accessLogLine', () => {
 
 describe('accessLog middleware', () => {
   const lines: string[] = [];
+  let server: Listening;
   let origin = '';
-  let close: () => void = () => {};
   /** Called by /slow when a request has reached it. */
   let slowReached: () => void = () => {};
 
@@ -49,16 +50,10 @@ describe('accessLog middleware', () => {
     app.get('/ok', (_req, res) => {
       res.status(201).json({ ok: true });
     });
-    await new Promise<void>((resolve) => {
-      const server = app.listen(0, '127.0.0.1', () => {
-        const address = server.address();
-        origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-        close = () => server.close();
-        resolve();
-      });
-    });
+    server = await listenOnFreePort(app);
+    origin = server.origin;
   });
-  afterAll(() => close());
+  afterAll(() => server.close());
 
   it('writes one line per answered request, with its status', async () => {
     lines.length = 0;

@@ -1,8 +1,8 @@
 import { get } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonWithoutCharset } from './jsonContentType.js';
+import { type Listening, listenOnFreePort } from './listening.testSupport.js';
 
 /** The same app without the step: what Express itself answers, for the length and ETag. */
 function makeApp(withStep: boolean) {
@@ -29,24 +29,22 @@ function makeApp(withStep: boolean) {
   return app;
 }
 
-const servers: ReturnType<ReturnType<typeof express>['listen']>[] = [];
+const servers: Listening[] = [];
 let withStep = '';
 let plain = '';
 
 beforeAll(async () => {
-  const listen = (app: ReturnType<typeof express>) =>
-    new Promise<string>((resolve) => {
-      const server = app.listen(0, '127.0.0.1', () => {
-        resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-      });
-      servers.push(server);
-    });
+  const listen = async (app: ReturnType<typeof express>) => {
+    const server = await listenOnFreePort(app);
+    servers.push(server);
+    return server.origin;
+  };
   withStep = await listen(makeApp(true));
   plain = await listen(makeApp(false));
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await Promise.all(servers.map((server) => server.close()));
 });
 
 describe('jsonWithoutCharset', () => {
