@@ -12,16 +12,9 @@ import { openTarget, type Target } from '../src/index.js';
 
 interface SpecDocument {
   tags: { name: string }[];
-  paths: Record<string, Record<string, { summary?: string; operationId?: string; tags?: string[] }>>;
 }
 
 const spec = JSON.parse(readFileSync(bundledSpecJsonPath, 'utf8')) as SpecDocument;
-const operations = Object.values(spec.paths).flatMap((item) =>
-  Object.values(item).filter(
-    (operation) => typeof operation?.summary === 'string' && Array.isArray(operation.tags),
-  ),
-);
-
 // The spec the page renders: the bundled spec with each operation's sample (built by apps/docs).
 interface DocumentedOperation {
   operationId: string;
@@ -104,48 +97,18 @@ describe('the docs page in Chromium', () => {
     page.on('requestfailed', (request) => failedRequests.push(request.url()));
     page.on('pageerror', (error) => pageErrors.push(error.message));
     await page.goto(`${target.config.baseUrl}/docs`, { waitUntil: 'load' });
-    // The search box says "Loading..." until the page's script has taken over the prerendered HTML.
-    await expect
-      .poll(async () => (await page.locator('.menu-content').textContent()) ?? '', { timeout: 30_000 })
-      .not.toContain('Loading...');
-    const menu = page.locator('.menu-content');
-    const menuItem = (text: string) =>
-      menu.locator('[data-testid="menu-item-label"]', { hasText: text }).first();
-    // A tag's label is its name alone: matched whole, since one tag's name may be part of another's
-    // ("Snippets" of "Project snippets"). An operation's label also carries its method.
-    const tagItem = (name: string) =>
-      menu
-        .locator('[data-testid="menu-item-label"]', {
-          hasText: new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
-        })
-        .first();
+    await waitForScript(page);
     // textContent, not innerText: it does not depend on what is scrolled into view.
-    const menuText = (await menu.textContent()) ?? '';
+    const menuText = (await page.locator('.menu-content').textContent()) ?? '';
     for (const tag of spec.tags) expect(menuText).toContain(tag.name);
 
-    // Every 25th operation, so the sample spans both documents: open its tag, then the operation itself,
-    // and its section must render with its summary as the heading.
-    const sample = operations.filter((_, index) => index % 25 === 0);
+    // Every 25th operation, so the sample spans both documents: opened from the menu as a reader does, its
+    // section must render with its summary as the heading, in view, and the menu mark it current.
+    const sample = documentedOperations.filter((_, index) => index % 25 === 0);
     expect(sample.length).toBeGreaterThanOrEqual(8);
     for (const operation of sample) {
-      const summary = operation.summary ?? '';
-      await tagItem(operation.tags?.[0] ?? '').click();
-      await expect.poll(async () => menuItem(summary).isVisible(), { timeout: 30_000 }).toBe(true);
-      const heading = page.getByRole('heading', { name: summary }).first();
-      // Clicked again while its section is not shown: on a loaded machine a click can land while the menu
-      // re-renders and be lost (seen once at load 6-8), which waiting alone never mends.
-      await expect
-        .poll(
-          async () => {
-            if (await heading.isVisible()) return true;
-            await menuItem(summary)
-              .click({ timeout: 5_000 })
-              .catch(() => undefined);
-            return heading.isVisible();
-          },
-          { timeout: 30_000 },
-        )
-        .toBe(true);
+      await openOperation(page, operation);
+      await expectInView(page, operation, new URL(page.url()).hash);
     }
     expect(await page.title()).toContain('Collab API');
     expect(failedRequests).toEqual([]);
