@@ -14,7 +14,8 @@
 // when both run). The reads come before any commit (see runPostgres). Beside each rate, the CPU time per
 // request of the servers' processes and of PostgreSQL's (its postmaster and backends, on the same machine
 // here): a PostgreSQL instance runs its queries in other processes, on the other core, where a SQLite process
-// runs them in its own thread; the rates alone compare one core with more than one.
+// runs them in its own thread; the rates alone compare one core with more than one. And the servers' minor
+// page faults per request: a round in which a process pages in much of its heap anew is a slow one.
 // Run it alone with `BENCH_ONLY=postgres pnpm bench`.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,7 +25,7 @@ import pg from 'pg';
 import { startTestPostgres, testDatabaseFor } from '../src/core/store/testPostgres.js';
 import { commitRate, commitSequence } from './commits.js';
 import { CONNECTIONS, drive, type LoadResult } from './load.js';
-import { cpuSpent, postmasterPid, treeCpu } from './processCpu.js';
+import { postmasterPid, treeUsage, usageSince } from './processCpu.js';
 import { BENCH_TOKEN, runFinishedPipelines, startServer, stop, warmedUp } from './server.js';
 
 export interface PostgresBenchOptions {
@@ -115,7 +116,7 @@ export async function runPostgres(options: PostgresBenchOptions): Promise<void> 
       `\nPostgreSQL beside SQLite, production mode, single-process servers, two on each backend's database (PostgreSQL ${await serverVersion(cluster.adminUrl)}; ${load()})`,
     );
     console.log(
-      `  targets: one process on PostgreSQL reads at least 70% of one on SQLite; a second PostgreSQL instance gains at least 90% of what a second SQLite process gains (2 load generators of ${CONNECTIONS / 2} connections; medians of the rounds' own figures)`,
+      `  targets: one process on PostgreSQL reads at least 70% of one on SQLite; a second PostgreSQL instance gains at least 90% of what a second SQLite process gains (2 load generators of ${CONNECTIONS / 2} connections; medians of the figures of ${options.rounds} rounds of ${options.seconds} s)`,
     );
     await readsOfPairs(options, sqlite, postgres);
     console.log(`\ncommits, after the reads (${load()})`);
@@ -141,14 +142,18 @@ async function serverVersion(adminUrl: string): Promise<string> {
   }
 }
 
-/** The median CPU time per request of the rounds: the server's processes, and PostgreSQL's when counted. */
+/**
+ * The median CPU time per request of the rounds: the server's processes, and PostgreSQL's when counted; and
+ * the servers' median page faults per request.
+ */
 function cpuText(rounds: readonly ReadResult[]): string {
   const server = median(rounds.map((round) => round.serverCpuUs));
   const database = median(rounds.map((round) => round.databaseCpuUs ?? 0));
+  const faults = `${median(rounds.map((round) => round.serverFaults)).toFixed(2)} faults`;
   const counted = rounds.some((round) => round.databaseCpuUs !== undefined);
   return counted
-    ? `${(server + database).toFixed(0)} us (server ${server.toFixed(0)} + PostgreSQL ${database.toFixed(0)})`
-    : `${server.toFixed(0)} us (server)`;
+    ? `${(server + database).toFixed(0)} us (server ${server.toFixed(0)}, ${faults} + PostgreSQL ${database.toFixed(0)})`
+    : `${server.toFixed(0)} us (server, ${faults})`;
 }
 
 /** File commits one after the other on each backend, in turn, round after round. */
@@ -237,7 +242,9 @@ async function readsOfPairs(options: PostgresBenchOptions, sqlite: Pair, postgre
     console.log(`  ${''.padEnd(24)} two: ${scaled(onSqlite, onPostgres, 'req/s')}`);
     const cpu = (from: number) =>
       `${cpuText([...(results[from] ?? []), ...(results[from + 1] ?? [])])} / ${cpuText(results[from + 2] ?? [])}`;
-    console.log(`  ${''.padEnd(24)} CPU per request, one / two: SQLite ${cpu(0)}; PostgreSQL ${cpu(3)}`);
+    console.log(
+      `  ${''.padEnd(24)} CPU and page faults per request, one / two: SQLite ${cpu(0)}; PostgreSQL ${cpu(3)}`,
+    );
   }
 }
 
@@ -296,6 +303,8 @@ interface ReadTarget {
 interface ReadResult extends LoadResult {
   /** CPU time of the servers' processes per request, in µs. */
   serverCpuUs: number;
+  /** Minor page faults of the servers' processes per request. */
+  serverFaults: number;
   /** CPU time of PostgreSQL's processes per request, in µs (a target with a database). */
   databaseCpuUs?: number;
 }
@@ -326,29 +335,29 @@ async function driveAll(
   seconds: number,
 ): Promise<ReadResult> {
   const connections = Math.floor(CONNECTIONS / target.urls.length);
-  const cpu = async () => ({
-    servers: await Promise.all(target.servers.map((server) => treeCpu(server.child.pid ?? -1))),
-    database: target.database === undefined ? undefined : await treeCpu(target.database),
+  const usage = async () => ({
+    servers: await Promise.all(target.servers.map((server) => treeUsage(server.child.pid ?? -1))),
+    database: target.database === undefined ? undefined : await treeUsage(target.database),
   });
-  const before = await cpu();
+  const before = await usage();
   const results = await Promise.all(
     target.urls.map((url) => drive(options.generator, url, HEADERS, seconds, connections)),
   );
-  const after = await cpu();
+  const after = await usage();
   const requestsPerSecond = results.reduce((sum, result) => sum + result.requestsPerSecond, 0);
   const requests = requestsPerSecond * seconds;
-  const serverCpu = after.servers.reduce(
-    (sum, tree, at) => sum + cpuSpent(before.servers[at] ?? new Map(), tree),
-    0,
-  );
+  const servers = after.servers.map((tree, at) => usageSince(before.servers[at] ?? new Map(), tree));
   return {
     requestsPerSecond,
     p50Ms: median(results.map((result) => result.p50Ms)),
     p99Ms: Math.max(...results.map((result) => result.p99Ms)),
     failures: results.reduce((sum, result) => sum + result.failures, 0),
-    serverCpuUs: serverCpu / requests,
+    serverCpuUs: servers.reduce((sum, spent) => sum + spent.cpu, 0) / requests,
+    serverFaults: servers.reduce((sum, spent) => sum + spent.minorFaults, 0) / requests,
     databaseCpuUs:
-      before.database && after.database ? cpuSpent(before.database, after.database) / requests : undefined,
+      before.database && after.database
+        ? usageSince(before.database, after.database).cpu / requests
+        : undefined,
   };
 }
 

@@ -529,10 +529,13 @@ if (ONLY === undefined || ONLY === 'projects') await runProjectScale();
 if (ONLY === undefined || ONLY === 'areas') await runAreaScale();
 if (ONLY === undefined || ONLY === 'commits') await runCommits();
 if (ONLY === undefined || ONLY === 'postgres') {
+  // Its ratios of gains (each multiple less one) move with the rounds' noise more than a rate does: three
+  // times the rounds, each half as long (whole seconds, as wrk takes them), so that a figure is the median of
+  // many rounds.
   await runPostgres({
     generator,
-    rounds: ROUNDS,
-    seconds: SECONDS / 2,
+    rounds: ROUNDS * 3,
+    seconds: Math.max(1, Math.round(SECONDS / 4)),
     warmUpSeconds: WARM_UP_SECONDS,
     commits: COMMITS,
     reads: READS,
