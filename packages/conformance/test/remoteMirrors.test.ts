@@ -47,6 +47,13 @@ async function git(args: string[], cwd?: string): Promise<string> {
 }
 
 /** A fresh empty bare repository and its file URL. */
+/** A path for a clone of a mirror, in a scratch directory removed after the file's tests. */
+async function workTree(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'collab-mirror-work-'));
+  scratchDirs.push(dir);
+  return join(dir, 'work');
+}
+
 async function bareRepository(): Promise<{ path: string; url: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'collab-mirror-'));
   scratchDirs.push(dir);
@@ -489,8 +496,7 @@ describe('pushing to a mirror', () => {
     );
 
     // Someone pushes to the mirror directly: its develop now has a commit the project does not have.
-    const work = join(await mkdtemp(join(tmpdir(), 'collab-mirror-work-')), 'work');
-    scratchDirs.push(work);
+    const work = await workTree();
     await git(['clone', '--quiet', '--branch', 'develop', remote.path, work]);
     await git(
       [
@@ -541,8 +547,7 @@ describe('pushing to a mirror', () => {
     );
 
     // Someone pushes a branch of their own to the mirror.
-    const work = join(await mkdtemp(join(tmpdir(), 'collab-mirror-work-')), 'work');
-    scratchDirs.push(work);
+    const work = await workTree();
     // Without a checkout: only the ref is pushed, and main may hold a path no file system takes (another
     // file's over-long file path, when it ran before on the same server).
     await git(['clone', '--quiet', '--no-checkout', '--branch', 'main', remote.path, work]);
