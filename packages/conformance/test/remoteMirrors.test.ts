@@ -46,18 +46,21 @@ async function git(args: string[], cwd?: string): Promise<string> {
   return stdout.trim();
 }
 
-/** A fresh empty bare repository and its file URL. */
-/** A path for a clone of a mirror, in a scratch directory removed after the file's tests. */
-async function workTree(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'collab-mirror-work-'));
+/** A new directory in the temp folder, removed after the file's tests. */
+async function scratchDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
   scratchDirs.push(dir);
-  return join(dir, 'work');
+  return dir;
 }
 
+/** A path for a clone of a mirror. */
+async function workTree(): Promise<string> {
+  return join(await scratchDir('collab-mirror-work-'), 'work');
+}
+
+/** A fresh empty bare repository and its file URL. */
 async function bareRepository(): Promise<{ path: string; url: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'collab-mirror-'));
-  scratchDirs.push(dir);
-  const path = join(dir, 'mirror.git');
+  const path = join(await scratchDir('collab-mirror-'), 'mirror.git');
   await git(['init', '--bare', '--quiet', path]);
   return { path, url: pathToFileURL(path).href };
 }
